@@ -1,0 +1,279 @@
+"""The stateless rules API over protobuf messages, shared by every transport.
+
+Each method takes a request message and returns a response message, or raises
+:class:`~lawspeaker.games.core.LawspeakerError`. Transports only decode, call and encode; they map
+errors to their own status codes once (``lawspeaker.grpc_server`` and ``lawspeaker.rest``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2
+
+from lawspeaker.codec import Entry, malformed
+from lawspeaker.games import core
+from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
+from lawspeaker.registry import REGISTRY
+from lawspeaker.v1 import game_pb2, rules_service_pb2 as pb
+
+RESULTS = {
+    core.Result.WIN: game_pb2.GAME_RESULT_WIN,
+    core.Result.DRAW: game_pb2.GAME_RESULT_DRAW,
+    core.Result.ALL_LOSE: game_pb2.GAME_RESULT_ALL_LOSE,
+}
+
+
+def game_not_found(game_id: str) -> LawspeakerError:
+    known = ", ".join(sorted(REGISTRY))
+    return LawspeakerError(
+        ErrorCode.NOT_FOUND,
+        "GAME_NOT_FOUND",
+        f"Unknown game {game_id!r}; known games: {known}.",
+        (FieldViolation("game", f"must be one of: {known}"),),
+        {"game": game_id},
+    )
+
+
+class RulesApi:
+    """The six RPCs of RulesService, transport-agnostic."""
+
+    def __init__(self, registry: dict[str, Entry[Any, Any, Any]] | None = None) -> None:
+        self.registry = REGISTRY if registry is None else registry
+
+    # ------------------------------------------------------------------ helpers
+
+    def entry(self, game_id: str) -> Entry[Any, Any, Any]:
+        if not game_id:
+            raise malformed("game", "is required: the id of a game, e.g. 'valhalla'", "GAME_REQUIRED")
+        found = self.registry.get(game_id)
+        if found is None:
+            raise game_not_found(game_id)
+        return found
+
+    def decode_state(self, entry: Entry[Any, Any, Any], msg: game_pb2.GameState) -> Any:
+        field = entry.codec.field
+        which = msg.WhichOneof("game")
+        if which != field:
+            got = f"a {which} state" if which else "no game state"
+            raise malformed(
+                f"state.{field}", f"is required for game {entry.game.id!r} (got {got})", "STATE_REQUIRED"
+            )
+        if msg.rules_version != entry.game.rules_version:
+            raise LawspeakerError(
+                ErrorCode.INVALID_STATE,
+                "RULES_VERSION_MISMATCH",
+                f"The state was made by rules version {msg.rules_version!r}; this service plays "
+                f"{entry.game.id} by rules version {entry.game.rules_version!r}. Start a new game.",
+                (FieldViolation("state.rules_version", f"must be {entry.game.rules_version!r}"),),
+            )
+        if len(msg.rng.seed) != 32:
+            raise LawspeakerError(
+                ErrorCode.INVALID_STATE,
+                "INVALID_STATE",
+                "The state's RNG seed must be 32 bytes, as NewGame made it.",
+                (FieldViolation("state.rng.seed", "must be 32 bytes"),),
+            )
+        rng = Rng(msg.rng.seed, msg.rng.counter)
+        try:
+            state = entry.codec.state_from_proto(getattr(msg, field), rng)
+            problems = entry.game.check_state(state)
+        except LawspeakerError as err:
+            raise _prefixed(err, f"state.{field}.") from None
+        if problems:
+            raise _prefixed(core.InvalidState(problems), f"state.{field}.")
+        return state
+
+    def encode_state(self, entry: Entry[Any, Any, Any], state: Any) -> game_pb2.GameState:
+        rng = entry.codec.rng_of(state)
+        out = game_pb2.GameState(
+            rules_version=entry.game.rules_version,
+            rng=game_pb2.RngState(seed=rng.seed, counter=rng.counter),
+        )
+        getattr(out, entry.codec.field).CopyFrom(entry.codec.state_to_proto(state))
+        return out
+
+    def decode_move(self, entry: Entry[Any, Any, Any], msg: game_pb2.Move, present: bool) -> Any:
+        field = entry.codec.field
+        if not present:
+            raise malformed("move", "is required", "MOVE_REQUIRED")
+        which = msg.WhichOneof("game")
+        if which != field:
+            got = f"a {which} move" if which else "no game move"
+            raise malformed(
+                f"move.{field}", f"is required for game {entry.game.id!r} (got {got})", "MOVE_REQUIRED"
+            )
+        try:
+            return entry.codec.move_from_proto(getattr(msg, field))
+        except LawspeakerError as err:
+            raise _prefixed(err, f"move.{field}.") from None
+
+    def encode_move(self, entry: Entry[Any, Any, Any], move: Any) -> game_pb2.Move:
+        out = game_pb2.Move()
+        getattr(out, entry.codec.field).CopyFrom(entry.codec.move_to_proto(move))
+        return out
+
+    def encode_event(self, entry: Entry[Any, Any, Any], event: core.Event) -> game_pb2.GameEvent:
+        out = game_pb2.GameEvent(kind=event.kind, text=event.text)
+        if event.player is not None:
+            out.player = event.player
+        detail = entry.codec.event_detail_to_proto(event.detail) if event.detail is not None else None
+        if detail is not None:
+            getattr(out, entry.codec.field).CopyFrom(detail)
+        return out
+
+    @staticmethod
+    def encode_outcome(outcome: core.Outcome) -> game_pb2.GameOutcome:
+        return game_pb2.GameOutcome(
+            result=RESULTS[outcome.result], winners=outcome.winners, summary=outcome.summary
+        )
+
+    def encode_violation(self, entry: Entry[Any, Any, Any], v: core.Violation) -> game_pb2.Violation:
+        return game_pb2.Violation(reason=v.reason, message=v.message, field=_move_field(entry, v.field))
+
+    # ------------------------------------------------------------------ the RPCs
+
+    def list_games(self, request: pb.ListGamesRequest) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[self.info(e) for _, e in sorted(self.registry.items())])
+
+    @staticmethod
+    def info(entry: Entry[Any, Any, Any]) -> game_pb2.GameInfo:
+        g = entry.game
+        return game_pb2.GameInfo(
+            id=g.id,
+            title=g.title,
+            min_players=g.min_players,
+            max_players=g.max_players,
+            rules_version=g.rules_version,
+        )
+
+    def describe_game(self, request: pb.DescribeGameRequest) -> pb.DescribeGameResponse:
+        entry = self.entry(request.game)
+        d = entry.game.describe()
+        data = struct_pb2.Struct()
+        json_format.ParseDict(dict(d.data), data)
+        return pb.DescribeGameResponse(
+            info=self.info(entry),
+            options=[
+                game_pb2.GameOptionInfo(
+                    name=o.name,
+                    description=o.description,
+                    default_value=o.default,
+                    allowed_values=o.allowed,
+                )
+                for o in d.options
+            ],
+            data=data,
+            assumptions=[
+                game_pb2.RulesAssumption(id=a.id, rulebook=a.rulebook, decision=a.decision, option=a.option)
+                for a in d.assumptions
+            ],
+        )
+
+    def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        entry = self.entry(request.game)
+        g = entry.game
+        players = request.players
+        if not g.min_players <= players <= g.max_players:
+            span = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players} to {g.max_players}"
+            raise LawspeakerError(
+                ErrorCode.MALFORMED,
+                "PLAYER_COUNT",
+                f"{g.title} is played by {span} players, not {players}.",
+                (FieldViolation("players", f"must be {span}"),),
+            )
+        options_msg = None
+        if request.HasField("options"):
+            which = request.options.WhichOneof("game")
+            if which is not None and which != entry.codec.field:
+                raise malformed(
+                    f"options.{which}", f"are not options of game {g.id!r}", "OPTIONS_FOR_OTHER_GAME"
+                )
+            if which is not None:
+                options_msg = getattr(request.options, which)
+        try:
+            options = entry.codec.options_from_proto(options_msg)
+        except LawspeakerError as err:
+            raise _prefixed(err, f"options.{entry.codec.field}.") from None
+        seed = request.seed if request.HasField("seed") else os.urandom(16)
+        state = g.new_game(players, options, Rng.from_seed(seed))
+        return pb.NewGameResponse(state=self.encode_state(entry, state))
+
+    def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
+        entry = self.entry(request.game)
+        state = self.decode_state(entry, request.state)
+        g = entry.game
+        response = pb.LegalMovesResponse(
+            moves=[self.encode_move(entry, m) for m in g.legal_moves(state)],
+            to_act=g.to_act(state).players,
+        )
+        chance = g.chance(state)
+        if chance is not None:
+            response.chance.CopyFrom(
+                game_pb2.ChanceEvent(
+                    description=chance.description,
+                    outcomes=[
+                        game_pb2.ChanceOutcome(
+                            move=self.encode_move(entry, o.move), probability=o.probability, label=o.label
+                        )
+                        for o in chance.outcomes
+                    ],
+                )
+            )
+        outcome = g.outcome(state)
+        if outcome is not None:
+            response.game_over = True
+            response.outcome.CopyFrom(self.encode_outcome(outcome))
+        return response
+
+    def validate_move(self, request: pb.ValidateMoveRequest) -> pb.ValidateMoveResponse:
+        entry = self.entry(request.game)
+        state = self.decode_state(entry, request.state)
+        move = self.decode_move(entry, request.move, request.HasField("move"))
+        violation = core.validate(entry.game, state, move)
+        if violation is None:
+            return pb.ValidateMoveResponse(valid=True)
+        return pb.ValidateMoveResponse(valid=False, violation=self.encode_violation(entry, violation))
+
+    def apply_move(self, request: pb.ApplyMoveRequest) -> pb.ApplyMoveResponse:
+        entry = self.entry(request.game)
+        state = self.decode_state(entry, request.state)
+        move = self.decode_move(entry, request.move, request.HasField("move"))
+        try:
+            new_state, events = core.apply(entry.game, state, move)
+        except core.IllegalMove as err:
+            raise core.IllegalMove(
+                core.Violation(err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)),
+                err.code,
+            ) from None
+        response = pb.ApplyMoveResponse(
+            state=self.encode_state(entry, new_state),
+            events=[self.encode_event(entry, e) for e in events],
+        )
+        outcome = entry.game.outcome(new_state)
+        if outcome is not None:
+            response.game_over = True
+            response.outcome.CopyFrom(self.encode_outcome(outcome))
+        return response
+
+
+def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:
+    if field == "move" or field.startswith("move."):
+        return field
+    return f"move.{entry.codec.field}.{field}"
+
+
+def _prefixed(err: LawspeakerError, prefix: str) -> LawspeakerError:
+    """The same error with its field paths made absolute within the request."""
+
+    def fix(path: str) -> str:
+        return path if path.startswith(("state", "move", "options")) else prefix + path
+
+    violations = tuple(FieldViolation(fix(v.field), v.description) for v in err.field_violations)
+    message = err.message
+    if err.field_violations and message.startswith(err.field_violations[0].field):
+        message = fix(err.field_violations[0].field) + message[len(err.field_violations[0].field) :]
+    elif isinstance(err, core.InvalidState) and violations:
+        message = f"The state is not a valid position: {violations[0].field}: {violations[0].description}"
+    return LawspeakerError(err.code, err.reason, message, violations, err.metadata)

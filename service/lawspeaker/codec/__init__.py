@@ -1,0 +1,60 @@
+"""Codecs: the edge where engine values meet protobuf messages. One codec per game.
+
+A codec turns a game's protobuf messages into engine values and back. Decoding checks types and
+ranges and raises :class:`~lawspeaker.games.core.LawspeakerError` naming the field; the game's own
+``check_state`` then checks the invariants of the decoded state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Protocol, TypeVar
+
+from google.protobuf.message import Message
+
+from lawspeaker.games.core import ErrorCode, FieldViolation, Game, LawspeakerError, Rng
+
+S = TypeVar("S")
+M = TypeVar("M")
+O = TypeVar("O")  # noqa: E741
+
+
+def malformed(field: str, description: str, reason: str = "MALFORMED_FIELD") -> LawspeakerError:
+    """A client error naming the bad field."""
+    return LawspeakerError(
+        ErrorCode.MALFORMED, reason, f"{field}: {description}", (FieldViolation(field, description),)
+    )
+
+
+class GameCodec(Protocol, Generic[S, M, O]):
+    """Maps one game's engine values to and from its protobuf messages.
+
+    ``field`` is the name of the game's field in the ``GameState``/``Move``/``GameOptions`` oneofs.
+    Field paths in errors are relative to the game's message (``ships[3].position``); the API layer
+    prefixes them with the request path (``state.valhalla.``).
+    """
+
+    field: str
+
+    def state_to_proto(self, state: S) -> Message: ...
+
+    def state_from_proto(self, msg: Any, rng: Rng) -> S: ...
+
+    def rng_of(self, state: S) -> Rng: ...
+
+    def move_to_proto(self, move: M) -> Message: ...
+
+    def move_from_proto(self, msg: Any) -> M: ...
+
+    def options_to_proto(self, options: O) -> Message: ...
+
+    def options_from_proto(self, msg: Any | None) -> O: ...
+
+    def event_detail_to_proto(self, detail: Any) -> Message | None: ...
+
+
+class Entry(Generic[S, M, O]):
+    """A registered game: the pure engine and its codec."""
+
+    def __init__(self, game: Game[S, M, O], codec: GameCodec[S, M, O]) -> None:
+        self.game = game
+        self.codec = codec

@@ -1,0 +1,1 @@
+"""The rules engines: pure game modules over frozen states."""

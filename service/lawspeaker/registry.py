@@ -1,0 +1,13 @@
+"""The game registry: every game the service plays, with its codec. The only place games are listed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lawspeaker.codec import Entry
+from lawspeaker.codec.valhalla import CODEC as VALHALLA_CODEC
+from lawspeaker.games.valhalla import GAME as VALHALLA
+
+REGISTRY: dict[str, Entry[Any, Any, Any]] = {
+    VALHALLA.id: Entry(VALHALLA, VALHALLA_CODEC),
+}

@@ -1,0 +1,1 @@
+"""Generated from proto/lawspeaker/v1 by `lawspeaker gen-proto`: do not edit."""
