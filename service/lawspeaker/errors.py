@@ -1,0 +1,98 @@
+"""The one mapping of :class:`~lawspeaker.games.core.ErrorCode` to gRPC and HTTP status codes.
+
+Both transports map errors here and nowhere else: gRPC sends a rich ``google.rpc.Status`` (with
+``ErrorInfo`` and ``BadRequest`` details), REST sends an RFC 9457 problem document built from the
+same pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import grpc
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from lawspeaker.games.core import ErrorCode, LawspeakerError
+
+DOMAIN = "lawspeaker.dev"
+
+
+@dataclass(frozen=True, slots=True)
+class Mapping:
+    """How one error kind travels: its gRPC status code, HTTP status and a short title."""
+
+    grpc_code: grpc.StatusCode
+    http_status: int
+    title: str
+
+
+MAPPING: dict[ErrorCode, Mapping] = {
+    ErrorCode.MALFORMED: Mapping(grpc.StatusCode.INVALID_ARGUMENT, 400, "Malformed request"),
+    ErrorCode.INVALID_STATE: Mapping(grpc.StatusCode.INVALID_ARGUMENT, 400, "Invalid game state"),
+    ErrorCode.ILLEGAL_MOVE: Mapping(grpc.StatusCode.FAILED_PRECONDITION, 409, "Illegal move"),
+    ErrorCode.NOT_YOUR_TURN: Mapping(grpc.StatusCode.FAILED_PRECONDITION, 409, "Not your turn"),
+    ErrorCode.GAME_OVER: Mapping(grpc.StatusCode.FAILED_PRECONDITION, 409, "Game over"),
+    ErrorCode.STALE_STATE: Mapping(grpc.StatusCode.ABORTED, 409, "Stale state"),
+    ErrorCode.NOT_FOUND: Mapping(grpc.StatusCode.NOT_FOUND, 404, "Not found"),
+    ErrorCode.UNAVAILABLE: Mapping(grpc.StatusCode.UNAVAILABLE, 503, "Unavailable"),
+    ErrorCode.PERMISSION_DENIED: Mapping(grpc.StatusCode.PERMISSION_DENIED, 403, "Permission denied"),
+}
+
+# HTTP statuses the REST transport produces itself (not from a LawspeakerError), with the gRPC
+# code name that best describes them, for the problem document's ``code`` member.
+HTTP_CODE_NAMES: dict[int, str] = {
+    400: "INVALID_ARGUMENT",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    405: "UNIMPLEMENTED",
+    406: "INVALID_ARGUMENT",
+    409: "FAILED_PRECONDITION",
+    413: "RESOURCE_EXHAUSTED",
+    415: "INVALID_ARGUMENT",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    501: "UNIMPLEMENTED",
+    503: "UNAVAILABLE",
+}
+
+
+def grpc_code(err: LawspeakerError) -> grpc.StatusCode:
+    """The gRPC status code of an error."""
+    return MAPPING[err.code].grpc_code
+
+
+def http_status(err: LawspeakerError) -> int:
+    """The HTTP status of an error."""
+    return MAPPING[err.code].http_status
+
+
+def code_name(err: LawspeakerError) -> str:
+    """The gRPC status code name of an error, e.g. ``FAILED_PRECONDITION``."""
+    return str(grpc_code(err).name)
+
+
+def error_metadata(err: LawspeakerError) -> dict[str, str]:
+    """The ErrorInfo metadata: the error's own metadata plus its ErrorCode under ``code``."""
+    return {**{str(k): str(v) for k, v in err.metadata.items()}, "code": err.code.value}
+
+
+def to_rpc_status(err: LawspeakerError) -> status_pb2.Status:
+    """A ``google.rpc.Status`` with ErrorInfo and (when fields are named) BadRequest details."""
+    code = grpc_code(err)
+    status = status_pb2.Status(code=int(code.value[0]), message=err.message)
+    info = error_details_pb2.ErrorInfo(reason=err.reason, domain=DOMAIN, metadata=error_metadata(err))
+    status.details.add().Pack(info)
+    if err.field_violations:
+        bad = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
+                for v in err.field_violations
+            ]
+        )
+        status.details.add().Pack(bad)
+    return status
+
+
+def internal_rpc_status() -> status_pb2.Status:
+    """The status of an unexpected failure: a generic message, nothing leaked."""
+    return status_pb2.Status(code=code_pb2.INTERNAL, message="Internal error.")
