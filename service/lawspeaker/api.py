@@ -16,7 +16,8 @@ from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
 from lawspeaker.registry import REGISTRY
-from lawspeaker.v1 import game_pb2, rules_service_pb2 as pb
+from lawspeaker.v1 import game_pb2
+from lawspeaker.v1 import rules_service_pb2 as pb
 
 RESULTS = {
     core.Result.WIN: game_pb2.GAME_RESULT_WIN,
@@ -176,7 +177,11 @@ class RulesApi:
         g = entry.game
         players = request.players
         if not g.min_players <= players <= g.max_players:
-            span = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players} to {g.max_players}"
+            span = (
+                f"{g.min_players}"
+                if g.min_players == g.max_players
+                else f"{g.min_players} to {g.max_players}"
+            )
             raise LawspeakerError(
                 ErrorCode.MALFORMED,
                 "PLAYER_COUNT",
@@ -244,7 +249,9 @@ class RulesApi:
             new_state, events = core.apply(entry.game, state, move)
         except core.IllegalMove as err:
             raise core.IllegalMove(
-                core.Violation(err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)),
+                core.Violation(
+                    err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)
+                ),
                 err.code,
             ) from None
         response = pb.ApplyMoveResponse(

@@ -27,7 +27,7 @@ PHASE = {
 COLOUR = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
 
 
-def _inverse(mapping: dict[Any, int]) -> dict[int, Any]:
+def _inverse(mapping: dict[Any, Any]) -> dict[int, Any]:
     return {value: key for key, value in mapping.items()}
 
 
@@ -58,7 +58,7 @@ class ValhallaCodec:
     field = "valhalla"
 
     # -- options
-    def options_to_proto(self, options: v.Options) -> Message:
+    def options_to_proto(self, options: v.Options) -> pb.ValhallaOptions:
         return pb.ValhallaOptions(
             start=START[options.start],
             scoring=SCORING[options.scoring],
@@ -108,7 +108,11 @@ class ValhallaCodec:
         n = v.SHIPS
         if len(msg.ships) != 2 * n:
             raise InvalidState(
-                [FieldViolation("ships", f"must list exactly {n} light and {n} dark ships, not {len(msg.ships)}")]
+                [
+                    FieldViolation(
+                        "ships", f"must list exactly {n} light and {n} dark ships, not {len(msg.ships)}"
+                    )
+                ]
             )
         positions = [-1] * (2 * n)
         repair = [False] * (2 * n)
@@ -125,7 +129,9 @@ class ValhallaCodec:
             if positions[idx] != -1:
                 name = v.COLOUR_NAMES[colour]
                 problems.append(
-                    FieldViolation(f"ships[{i}]", f"{name} ship {ship.number} is listed twice (a fleet has {n} ships)")
+                    FieldViolation(
+                        f"ships[{i}]", f"{name} ship {ship.number} is listed twice (a fleet has {n} ships)"
+                    )
                 )
                 continue
             positions[idx] = ship.position

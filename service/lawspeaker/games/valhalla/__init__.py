@@ -268,7 +268,8 @@ def _run_length(positions: tuple[int, ...], space: int, colour: int) -> int:
         length += 1
         s -= 1
     s = space + 1
-    while s <= BLOCKADE_LAST and s in fleet:
+    # Ships on 36 have passed into Valhalla and left the board: they are no part of a run.
+    while s <= min(BLOCKADE_LAST, GATE - 1) and s in fleet:
         length += 1
         s += 1
     return length
@@ -437,13 +438,19 @@ class Valhalla:
         colour = _mover_colour(state)
         name = COLOUR_NAMES[colour]
         if not 1 <= move.ship <= SHIPS:
-            return Violation("NO_SUCH_SHIP", f"There is no ship {move.ship}: ships are numbered 1 to {SHIPS}.", "move_ship.ship")
+            return Violation(
+                "NO_SUCH_SHIP",
+                f"There is no ship {move.ship}: ships are numbered 1 to {SHIPS}.",
+                "move_ship.ship",
+            )
         idx = colour * SHIPS + move.ship - 1
         p = state.positions[idx]
         n = state.points
         ship = f"{name} ship {move.ship}"
         if p >= GATE:
-            return Violation("SHIP_IN_VALHALLA", f"{ship} has already passed into Valhalla.", "move_ship.ship")
+            return Violation(
+                "SHIP_IN_VALHALLA", f"{ship} has already passed into Valhalla.", "move_ship.ship"
+            )
         if state.repair[idx]:
             if state.phase is Phase.EXTRA_POINTS:
                 return Violation(
@@ -551,7 +558,9 @@ class Valhalla:
         ply = state.ply + 1
         if state.phase is Phase.CHOOSING_COLOURS:
             if not is_natural_one(sticks, opts):
-                return State(opts, state.phase, 1 - seat, -1, state.positions, state.repair, None, 0, -1, ply, rng)
+                return State(
+                    opts, state.phase, 1 - seat, -1, state.positions, state.repair, None, 0, -1, ply, rng
+                )
             positions = list(state.positions)
             idx = DARK * SHIPS + LAYOUT_DARK.index(FIRST_DARK_FROM)
             positions[idx] = FIRST_DARK_TO
@@ -569,11 +578,27 @@ class Valhalla:
                     "SHIP_MOVED",
                     f"Dark ship {idx - DARK * SHIPS + 1} moved from {FIRST_DARK_FROM} to {FIRST_DARK_TO}.",
                     seat,
-                    EventDetail(colour=DARK, ship=idx - DARK * SHIPS + 1, frm=FIRST_DARK_FROM, to=FIRST_DARK_TO),
+                    EventDetail(
+                        colour=DARK, ship=idx - DARK * SHIPS + 1, frm=FIRST_DARK_FROM, to=FIRST_DARK_TO
+                    ),
                 )
             )
-            return State(opts, Phase.CAST, 1 - seat, seat, tuple(positions), state.repair, None, 0, -1, ply, rng)
-        moved = State(opts, Phase.MOVE, seat, state.dark_seat, state.positions, state.repair, sticks, points, -1, ply, rng)
+            return State(
+                opts, Phase.CAST, 1 - seat, seat, tuple(positions), state.repair, None, 0, -1, ply, rng
+            )
+        moved = State(
+            opts,
+            Phase.MOVE,
+            seat,
+            state.dark_seat,
+            state.positions,
+            state.repair,
+            sticks,
+            points,
+            -1,
+            ply,
+            rng,
+        )
         if points > 0 and _current_moves(moved):
             return moved
         events.append(
@@ -595,9 +620,21 @@ class Valhalla:
             points, _ = score(cast, state.options)
             if points in (4, 5) or is_natural_one(cast, state.options):
                 nxt = seat
-                events.append(Event("THROW_AGAIN", f"{_who(state, seat)} threw doubles and casts again.", seat))
+                events.append(
+                    Event("THROW_AGAIN", f"{_who(state, seat)} threw doubles and casts again.", seat)
+                )
         return State(
-            state.options, Phase.CAST, nxt, state.dark_seat, state.positions, state.repair, None, 0, -1, state.ply, state.rng
+            state.options,
+            Phase.CAST,
+            nxt,
+            state.dark_seat,
+            state.positions,
+            state.repair,
+            None,
+            0,
+            -1,
+            state.ply,
+            state.rng,
         )
 
     def _apply_ship_move(self, state: State, move: MoveShip, events: list[Event]) -> State:
@@ -616,7 +653,14 @@ class Valhalla:
         if dest == GATE:
             extra = frm + state.points - GATE
             positions[idx] = GATE
-            events.append(Event("SHIP_ENTERED_VALHALLA", f"{name} ship {move.ship} sailed from {where} into Valhalla.", seat, detail))
+            events.append(
+                Event(
+                    "SHIP_ENTERED_VALHALLA",
+                    f"{name} ship {move.ship} sailed from {where} into Valhalla.",
+                    seat,
+                    detail,
+                )
+            )
         else:
             occ = _occupant(state.positions, dest)
             positions[idx] = dest
@@ -667,21 +711,51 @@ class Valhalla:
         new_positions = tuple(positions)
         base = colour * SHIPS
         if all(p == GATE for p in new_positions[base : base + SHIPS]):
-            events.append(Event("GAME_WON", f"{name} has sailed all {SHIPS} ships into Valhalla and wins.", seat))
+            events.append(
+                Event("GAME_WON", f"{name} has sailed all {SHIPS} ships into Valhalla and wins.", seat)
+            )
             return State(
-                state.options, Phase.OVER, seat, state.dark_seat, new_positions, tuple(repair), state.cast, 0, seat, ply, state.rng
+                state.options,
+                Phase.OVER,
+                seat,
+                state.dark_seat,
+                new_positions,
+                tuple(repair),
+                state.cast,
+                0,
+                seat,
+                ply,
+                state.rng,
             )
         after = State(
-            state.options, Phase.EXTRA_POINTS, seat, state.dark_seat, new_positions, tuple(repair), state.cast, extra, -1, ply, state.rng
+            state.options,
+            Phase.EXTRA_POINTS,
+            seat,
+            state.dark_seat,
+            new_positions,
+            tuple(repair),
+            state.cast,
+            extra,
+            -1,
+            ply,
+            state.rng,
         )
         if extra > 0:
             if _current_moves(after):
                 events.append(
-                    Event("EXTRA_POINTS", f"{name} has {extra} point(s) left over that another ship must use.", seat)
+                    Event(
+                        "EXTRA_POINTS",
+                        f"{name} has {extra} point(s) left over that another ship must use.",
+                        seat,
+                    )
                 )
                 return after
             events.append(
-                Event("EXTRA_POINTS_LOST", f"No other {name.lower()} ship can use the {extra} point(s) left over.", seat)
+                Event(
+                    "EXTRA_POINTS_LOST",
+                    f"No other {name.lower()} ship can use the {extra} point(s) left over.",
+                    seat,
+                )
             )
         return self._end_turn(after, events)
 
@@ -708,7 +782,11 @@ class Valhalla:
                     add(FieldViolation(f, f"{label} shares space {p} with another ship"))
                 seen[p] = i
             if state.repair[i] and p != REPAIR_YARD:
-                add(FieldViolation(f"ships[{i}].under_repair", f"{label} is under repair but not in the repair yard"))
+                add(
+                    FieldViolation(
+                        f"ships[{i}].under_repair", f"{label} is under repair but not in the repair yard"
+                    )
+                )
         if state.turn not in (0, 1):
             add(FieldViolation("turn", "must be 0 or 1"))
         if state.dark_seat not in (-1, 0, 1):
@@ -717,11 +795,17 @@ class Valhalla:
             add(FieldViolation("dark_seat", "is -1 exactly while colours are being chosen"))
         if state.phase is Phase.CHOOSING_COLOURS and state.positions != LAYOUT_LIGHT + LAYOUT_DARK:
             add(FieldViolation("ships", "ships must stand on the starting layout while colours are chosen"))
-        finished = [c for c in (LIGHT, DARK) if all(p == GATE for p in state.positions[c * SHIPS : c * SHIPS + SHIPS])]
+        finished = [
+            c for c in (LIGHT, DARK) if all(p == GATE for p in state.positions[c * SHIPS : c * SHIPS + SHIPS])
+        ]
         if len(finished) == 2:
             add(FieldViolation("ships", "both fleets cannot be in Valhalla"))
         if state.phase is Phase.OVER:
-            if len(finished) != 1 or state.dark_seat < 0 or state.winner != _seat_of_colour(state, finished[0]):
+            if (
+                len(finished) != 1
+                or state.dark_seat < 0
+                or state.winner != _seat_of_colour(state, finished[0])
+            ):
                 add(FieldViolation("winner", "must be the seat whose fleet is all in Valhalla"))
         else:
             if finished:
@@ -736,7 +820,11 @@ class Valhalla:
             if not 1 <= state.points <= ALL_TAILS:
                 add(FieldViolation("points", f"must be 1 to {ALL_TAILS} while a ship is to move"))
             elif not problems and not _current_moves(state):
-                add(FieldViolation("points", "no ship can move these points: the turn should have been forfeited"))
+                add(
+                    FieldViolation(
+                        "points", "no ship can move these points: the turn should have been forfeited"
+                    )
+                )
         elif state.points != 0:
             add(FieldViolation("points", "must be 0 when no ship is to move"))
         if state.ply < 0:
@@ -767,14 +855,30 @@ class Valhalla:
 
 
 OPTIONS = (
-    OptionInfo("start", "How the game begins: the 1-6 / 7-12 layout, or entering from off the board.",
-               "VALHALLA_START_LAYOUT", ("VALHALLA_START_LAYOUT", "VALHALLA_START_ENTER")),
-    OptionInfo("scoring", "Score the sticks with their runes, or the traditional 1-to-1 method.",
-               "VALHALLA_SCORING_RUNES", ("VALHALLA_SCORING_RUNES", "VALHALLA_SCORING_TRADITIONAL")),
-    OptionInfo("hagalaz", "In an unnatural cast, whether Hagalaz cancels another stick's point or only its own.",
-               "VALHALLA_HAGALAZ_CANCELS_ANOTHER",
-               ("VALHALLA_HAGALAZ_CANCELS_ANOTHER", "VALHALLA_HAGALAZ_CANCELS_OWN")),
-    OptionInfo("doubles", "The optional rule: a five, a four or a natural one throws again.", "false", ("true", "false")),
+    OptionInfo(
+        "start",
+        "How the game begins: the 1-6 / 7-12 layout, or entering from off the board.",
+        "VALHALLA_START_LAYOUT",
+        ("VALHALLA_START_LAYOUT", "VALHALLA_START_ENTER"),
+    ),
+    OptionInfo(
+        "scoring",
+        "Score the sticks with their runes, or the traditional 1-to-1 method.",
+        "VALHALLA_SCORING_RUNES",
+        ("VALHALLA_SCORING_RUNES", "VALHALLA_SCORING_TRADITIONAL"),
+    ),
+    OptionInfo(
+        "hagalaz",
+        "In an unnatural cast, whether Hagalaz cancels another stick's point or only its own.",
+        "VALHALLA_HAGALAZ_CANCELS_ANOTHER",
+        ("VALHALLA_HAGALAZ_CANCELS_ANOTHER", "VALHALLA_HAGALAZ_CANCELS_OWN"),
+    ),
+    OptionInfo(
+        "doubles",
+        "The optional rule: a five, a four or a natural one throws again.",
+        "false",
+        ("true", "false"),
+    ),
 )
 
 ASSUMPTIONS = (
@@ -784,7 +888,8 @@ ASSUMPTIONS = (
         "accompanied by Gebo",
         "Hagalaz heads up without Gebo scores nothing and cancels one point of another heads-up stick "
         "(Sowulo or Tiewaz), never below zero: Hagalaz alone or with one other stick = 0, with both = 1.",
-        "hagalaz=VALHALLA_HAGALAZ_CANCELS_OWN (Hagalaz only loses its own point: alone 0, with one 1, with two 2)",
+        "hagalaz=VALHALLA_HAGALAZ_CANCELS_OWN (Hagalaz only loses its own point: alone 0, with one 1, "
+        "with two 2)",
     ),
     Assumption(
         "ALL_TAILS_NATURAL",

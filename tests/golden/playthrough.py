@@ -1,0 +1,97 @@
+"""Golden playthroughs: record a game once, re-check it forever.
+
+A playthrough file holds the creation parameters and, for every step, a digest of the state, the
+legal-move list and the move made. Re-playing it through the API must give the same lists and the
+same digests, so any drift in the rules shows. Record new files with::
+
+    .venv/bin/python tests/golden/playthrough.py record
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format
+from lawspeaker.api import RulesApi
+from lawspeaker.v1 import game_pb2
+from lawspeaker.v1 import rules_service_pb2 as pb
+
+HERE = Path(__file__).parent
+API = RulesApi()
+
+# (file name, game, players, seed, options as proto3 JSON)
+CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
+    ("valhalla-layout-runes.json", "valhalla", 2, 11, {}),
+    (
+        "valhalla-enter-doubles.json",
+        "valhalla",
+        2,
+        12,
+        {"valhalla": {"start": "VALHALLA_START_ENTER", "doubles": True}},
+    ),
+    (
+        "valhalla-traditional-own.json",
+        "valhalla",
+        2,
+        13,
+        {"valhalla": {"scoring": "VALHALLA_SCORING_TRADITIONAL", "hagalaz": "VALHALLA_HAGALAZ_CANCELS_OWN"}},
+    ),
+]
+
+
+def compact(message: Any) -> str:
+    return json.dumps(json_format.MessageToDict(message), sort_keys=True, separators=(",", ":"))
+
+
+def digest(state: game_pb2.GameState) -> str:
+    return hashlib.sha256(state.SerializeToString(deterministic=True)).hexdigest()[:20]
+
+
+def new_state(game: str, players: int, seed: int, options: dict[str, Any]) -> game_pb2.GameState:
+    request = pb.NewGameRequest(game=game, players=players, seed=seed)
+    json_format.ParseDict(options, request.options)
+    return API.new_game(request).state
+
+
+def record(game: str, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    chooser = random.Random(seed)
+    state = new_state(game, players, seed, options)
+    steps = []
+    while True:
+        listed = API.legal_moves(pb.LegalMovesRequest(game=game, state=state))
+        if listed.game_over:
+            break
+        moves = list(listed.moves)
+        if listed.HasField("chance") and chooser.random() < 0.2:
+            move = chooser.choice(list(listed.chance.outcomes)).move
+        else:
+            move = chooser.choice(moves)
+        steps.append({"digest": digest(state), "legal": [compact(m) for m in moves], "move": compact(move)})
+        state = API.apply_move(pb.ApplyMoveRequest(game=game, state=state, move=move)).state
+    return {
+        "game": game,
+        "players": players,
+        "seed": seed,
+        "options": options,
+        "steps": steps,
+        "final_digest": digest(state),
+        "outcome": json_format.MessageToDict(listed.outcome),
+    }
+
+
+def main() -> None:
+    if sys.argv[1:] != ["record"]:
+        sys.exit("usage: playthrough.py record")
+    for name, game, players, seed, options in CASES:
+        data = record(game, players, seed, options)
+        (HERE / name).write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {name}: {len(data['steps'])} steps")
+
+
+if __name__ == "__main__":
+    main()
