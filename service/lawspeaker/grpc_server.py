@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import grpc
 from google.protobuf.message import Message
@@ -31,7 +31,8 @@ Handler = Callable[[Message, grpc.aio.ServicerContext[Any, Any]], Awaitable[Mess
 
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> NoReturn:
-    await context.abort_with_status(rpc_status.to_status(status))
+    # abort_with_status is missing from grpc-stubs' aio ServicerContext.
+    await cast(Any, context).abort_with_status(rpc_status.to_status(status))
     raise AssertionError("abort_with_status returned")  # pragma: no cover
 
 
@@ -62,9 +63,9 @@ class RulesServicer:
 
 
 async def create_server(address: str, api: RulesApi | None = None) -> tuple[grpc.aio.Server, int]:
-    """A started-ready (not yet started) server bound to ``address``, and the bound port.
+    """A server bound to ``address`` (``host:port``; port 0 picks a free port) and its port.
 
-    ``address`` is ``host:port``; port 0 picks a free port. Call ``await server.start()``.
+    The server is not started yet: call ``await server.start()``.
     """
     server = grpc.aio.server(
         options=[

@@ -6,9 +6,10 @@ import json
 
 import pytest
 from google.protobuf import json_format
+from playthrough import API, CASES, HERE, compact, digest, new_state
+
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
-from playthrough import API, CASES, HERE, compact, digest, new_state
 
 
 @pytest.mark.parametrize("name", [case[0] for case in CASES])

@@ -13,6 +13,7 @@ import pytest
 from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry
 from lawspeaker.games import core

@@ -942,8 +942,9 @@ ASSUMPTIONS = (
         "BLOCKADE_RUNS",
         "blockades may be formed by an even number of adjacent ships. In other words, any two or four "
         "adjacent pieces of the same colour cannot be attacked ... Groups of three are not protected.",
-        "A maximal run of adjacent same-colour ships within row three (25-36) protects its ships when its "
-        "length is even (2, 4 or 6); runs of 1, 3 or 5 do not.",
+        "A maximal run of adjacent same-colour ships on row three's spaces 25-35 protects its ships when "
+        "its length is even (2, 4 or 6); runs of 1, 3 or 5 do not. Ships on 36 have passed into "
+        "Valhalla and are no part of a run.",
     ),
     Assumption(
         "BACKWARD",

@@ -1,0 +1,192 @@
+"""End-to-end speed: ApplyMove over gRPC and REST next to an empty request on the same servers.
+
+The server runs in its own process pinned to CPU 0 (``lawspeaker serve``); the load generators run
+pinned to CPU 1: wrk for REST (HTTP/1.1 keep-alive), a grpc.aio client for gRPC. The floor is the
+same server answering an empty request: the gRPC health check and ``GET /healthz``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from lawspeaker.api import RulesApi
+from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.v1 import rules_service_pb2_grpc
+
+
+@dataclass
+class Load:
+    name: str
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def mid_game_request(plies: int = 120) -> pb.ApplyMoveRequest:
+    """A Valhalla ApplyMove request for a ship move in the middle of a seeded game."""
+    api = RulesApi()
+    state = api.new_game(pb.NewGameRequest(game="valhalla", players=2, seed=42)).state
+    chooser = random.Random(42)
+    done = 0
+    while True:
+        listed = api.legal_moves(pb.LegalMovesRequest(game="valhalla", state=state))
+        move = chooser.choice(list(listed.moves))
+        if done >= plies and move.valhalla.HasField("move_ship"):
+            return pb.ApplyMoveRequest(game="valhalla", state=state, move=move)
+        state = api.apply_move(pb.ApplyMoveRequest(game="valhalla", state=state, move=move)).state
+        done += 1
+
+
+class Server:
+    def __init__(self) -> None:
+        self.grpc_port = free_port()
+        self.http_port = free_port()
+        cmd = [
+            sys.executable,
+            "-m",
+            "lawspeaker",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--grpc-port",
+            str(self.grpc_port),
+            "--http-port",
+            str(self.http_port),
+        ]
+        if shutil.which("taskset"):
+            cmd = ["taskset", "-c", "0", *cmd]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.http_port), 0.2).close()
+                socket.create_connection(("127.0.0.1", self.grpc_port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def _ms(text: str) -> float:
+    m = re.match(r"([\d.]+)(us|ms|s)", text)
+    if not m:
+        return float("nan")
+    value, unit = float(m.group(1)), m.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+
+def wrk(name: str, url: str, seconds: int, body: bytes | None, connections: int = 16) -> Load:
+    """Run wrk against a URL (POST with a JSON body when given)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        args = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+        if body is not None:
+            script = Path(tmp) / "post.lua"
+            lua_body = body.decode().replace("\\", "\\\\").replace('"', '\\"')
+            script.write_text(
+                'wrk.method = "POST"\n'
+                f'wrk.body = "{lua_body}"\n'
+                'wrk.headers["Content-Type"] = "application/json"\n'
+            )
+            args[1:1] = ["-s", str(script)]
+        if shutil.which("taskset"):
+            args = ["taskset", "-c", "1", *args]
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(int(g) for g in sock.groups()) if sock else 0)
+    return Load(name, rps, p50, p99, errors)
+
+
+async def _grpc_load(name: str, port: int, seconds: float, apply: pb.ApplyMoveRequest | None) -> Load:
+    concurrency = 16
+    latencies: list[float] = []
+    errors = 0
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        rules = rules_service_pb2_grpc.RulesServiceStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        empty = health_pb2.HealthCheckRequest()
+
+        async def one() -> None:
+            if apply is not None:
+                await rules.ApplyMove(apply)
+            else:
+                await health.Check(empty)
+
+        for _ in range(200):  # warm up
+            await one()
+        deadline = time.perf_counter() + seconds
+
+        async def worker() -> None:
+            nonlocal errors
+            while time.perf_counter() < deadline:
+                t = time.perf_counter()
+                try:
+                    await one()
+                except grpc.aio.AioRpcError:
+                    errors += 1
+                latencies.append(time.perf_counter() - t)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - start
+    latencies.sort()
+    n = len(latencies)
+    return Load(
+        name, n / elapsed, latencies[n // 2] * 1000, latencies[min(n - 1, int(n * 0.99))] * 1000, errors
+    )
+
+
+def grpc_load(name: str, port: int, seconds: float, apply: pb.ApplyMoveRequest | None) -> Load:
+    if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
+        os.sched_setaffinity(0, {1})
+    return asyncio.run(_grpc_load(name, port, seconds, apply))
+
+
+def measure(seconds: int = 8) -> list[tuple[Load, Load]]:
+    """(floor, ApplyMove) pairs for REST and gRPC, measured against one server process."""
+    request = mid_game_request()
+    body = json_format.MessageToJson(request, indent=None).encode()
+    server = Server()
+    try:
+        base = f"http://127.0.0.1:{server.http_port}"
+        wrk("warm-up", f"{base}/healthz", 2, None)
+        rest_floor = wrk("REST GET /healthz (floor)", f"{base}/healthz", seconds, None)
+        rest_apply = wrk("REST POST :applyMove", f"{base}/v1/games/valhalla:applyMove", seconds, body)
+        grpc_floor = grpc_load("gRPC Health/Check (floor)", server.grpc_port, seconds, None)
+        grpc_apply = grpc_load("gRPC ApplyMove", server.grpc_port, seconds, request)
+    finally:
+        server.stop()
+    return [(rest_floor, rest_apply), (grpc_floor, grpc_apply)]

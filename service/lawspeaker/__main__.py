@@ -1,0 +1,5 @@
+"""``python -m lawspeaker`` runs the command line (same as the ``lawspeaker`` script)."""
+
+from lawspeaker.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""The ``lawspeaker`` command: ``serve``, ``gen-proto`` and ``openapi``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import Iterator, Sequence
+
+import uvicorn
+
+log = logging.getLogger("lawspeaker")
+
+GRACE_SECONDS = 5.0
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that leaves signal handling to the caller (we run gRPC alongside)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+async def serve(host: str, grpc_port: int, http_port: int) -> None:
+    """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully."""
+    from lawspeaker.api import RulesApi
+    from lawspeaker.grpc_server import create_server
+    from lawspeaker.rest import create_app
+
+    api = RulesApi()
+    grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api)
+    http = _EmbeddedServer(
+        uvicorn.Config(create_app(api), host=host, port=http_port, log_level="info", lifespan="on")
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    await grpc_server.start()
+    http_task = asyncio.create_task(http.serve())
+    while not http.started and not http_task.done():
+        await asyncio.sleep(0.01)
+    if http_task.done():  # uvicorn failed to start (e.g. port in use)
+        await grpc_server.stop(0)
+        await http_task
+        raise SystemExit(1)
+    bound_http = http.servers[0].sockets[0].getsockname()[1] if http.servers else http_port
+    log.info("lawspeaker serving gRPC on %s:%d and HTTP on %s:%d", host, bound_grpc, host, bound_http)
+    print(f"lawspeaker grpc_port={bound_grpc} http_port={bound_http}", flush=True)
+
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({stopped, http_task}, return_when=asyncio.FIRST_COMPLETED)
+    log.info("lawspeaker shutting down")
+    http.should_exit = True
+    await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
+    stopped.cancel()
+    log.info("lawspeaker stopped")
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="lawspeaker", description="Rules as a service, over gRPC and REST.")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="serve gRPC and HTTP")
+    s.add_argument("--host", default=os.environ.get("LAWSPEAKER_HOST", "0.0.0.0"))
+    s.add_argument("--grpc-port", type=int, default=_env_int("LAWSPEAKER_GRPC_PORT", 50051))
+    s.add_argument("--http-port", type=int, default=_env_int("LAWSPEAKER_HTTP_PORT", 8080))
+    g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
+    g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
+    o = sub.add_parser("openapi", help="write clients/openapi.json")
+    o.add_argument("--check", action="store_true", help="fail if clients/openapi.json is stale")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "serve":
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        asyncio.run(serve(args.host, args.grpc_port, args.http_port))
+        return 0
+    from lawspeaker import devtools
+
+    if args.command == "gen-proto":
+        return devtools.gen_proto(check=args.check)
+    return devtools.openapi(check=args.check)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

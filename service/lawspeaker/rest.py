@@ -1,0 +1,587 @@
+"""The REST transport: RulesService over HTTP as its ``google.api.http`` annotations say.
+
+Bodies are the proto3 JSON mapping of the request message (or binary protobuf with
+``Content-Type: application/x-protobuf``); responses are proto3 JSON, or binary protobuf when the
+``Accept`` header asks for it. Every error is an RFC 9457 ``application/problem+json`` document,
+mapped once by the exception handlers at the bottom of this module. The OpenAPI 3.1 document is
+built from the protobuf descriptors, so it cannot drift from the contract.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from google.api import annotations_pb2
+from google.protobuf import descriptor, json_format
+from google.protobuf.message import DecodeError, Message
+from litestar import Litestar, Request, Response, get, post
+from litestar.exceptions import HTTPException
+from litestar.params import FromPath
+
+from lawspeaker import errors
+from lawspeaker.api import RulesApi
+from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
+from lawspeaker.v1 import rules_service_pb2
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 1024 * 1024
+JSON = "application/json"
+PROBLEM_JSON = "application/problem+json"
+PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf")
+PROBLEM_BASE = "https://lawspeaker.dev/problems/"
+API_VERSION = "v1"
+
+SERVICE: descriptor.ServiceDescriptor = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"]
+
+# --------------------------------------------------------------------------- the contract's routes
+
+
+@dataclass(frozen=True, slots=True)
+class Rpc:
+    """One RPC and its HTTP binding, read from the ``google.api.http`` option."""
+
+    method: descriptor.MethodDescriptor
+    http_method: str  # "GET" or "POST"
+    template: str  # e.g. "/v1/games/{game}:new"
+    body: str  # "" or "*"
+    path_params: tuple[str, ...]
+    verb: str  # the ":verb" suffix, or ""
+
+    @property
+    def name(self) -> str:
+        return str(self.method.name)
+
+    @property
+    def api_method(self) -> str:
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.name).lower()
+
+    @property
+    def request_type(self) -> type[Message]:
+        cls: type[Message] = getattr(rules_service_pb2, self.method.input_type.name)
+        return cls
+
+
+def _rpcs() -> tuple[Rpc, ...]:
+    out = []
+    for method in SERVICE.methods:
+        rule = method.GetOptions().Extensions[annotations_pb2.http]
+        kind = rule.WhichOneof("pattern")
+        if kind not in ("get", "post"):
+            raise ValueError(f"{method.name}: unsupported http pattern {kind!r}")
+        template: str = getattr(rule, kind)
+        last = template.rsplit("/", 1)[-1]
+        verb = last.rsplit(":", 1)[1] if ":" in last else ""
+        params = tuple(re.findall(r"{(\w+)}", template))
+        out.append(Rpc(method, kind.upper(), template, rule.body, params, verb))
+    return tuple(out)
+
+
+RPCS = _rpcs()
+COLLECTION = "/v1/games"
+RESOURCE = "/v1/games/{game}"
+RESOURCE_ROUTE = "/v1/games/{game:str}"  # Litestar syntax; POST gets "valhalla:new" whole
+_GET_RPCS = {r.template: r for r in RPCS if r.http_method == "GET"}
+_VERB_RPCS = {r.verb: r for r in RPCS if r.http_method == "POST"}
+for _rpc in RPCS:  # the routes below are written for exactly these shapes
+    if _rpc.http_method == "GET" and _rpc.template not in (COLLECTION, RESOURCE):
+        raise ValueError(f"{_rpc.name}: unexpected GET route {_rpc.template}")
+    if _rpc.http_method == "POST" and _rpc.template != f"{RESOURCE}:{_rpc.verb}":
+        raise ValueError(f"{_rpc.name}: unexpected POST route {_rpc.template}")
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@dataclass
+class Problem(Exception):
+    """An HTTP-level error the REST transport raises itself (not one from the API)."""
+
+    status: int
+    reason: str
+    detail: str
+    field_violations: Sequence[FieldViolation] = ()
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def _problem_response(
+    status: int,
+    reason: str,
+    detail: str,
+    code: str,
+    violations: Sequence[FieldViolation] = (),
+    metadata: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response[bytes]:
+    doc: dict[str, Any] = {
+        "type": PROBLEM_BASE + reason.lower().replace("_", "-"),
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "reason": reason,
+    }
+    if violations:
+        doc["fieldViolations"] = [{"field": v.field, "description": v.description} for v in violations]
+    if metadata:
+        doc["metadata"] = dict(metadata)
+    return Response(
+        msgspec.json.encode(doc), status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
+    )
+
+
+def _lawspeaker_error(_: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
+    return _problem_response(
+        errors.http_status(err),
+        err.reason,
+        err.message,
+        errors.code_name(err),
+        err.field_violations,
+        errors.error_metadata(err),
+    )
+
+
+def _problem(_: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+    code = errors.HTTP_CODE_NAMES.get(exc.status, "UNKNOWN")
+    return _problem_response(
+        exc.status, exc.reason, exc.detail, code, exc.field_violations, None, exc.headers
+    )
+
+
+_HTTP_REASONS = {
+    404: ("ROUTE_NOT_FOUND", "No route matches {method} {path}."),
+    405: ("METHOD_NOT_ALLOWED", "Method {method} is not allowed for {path}."),
+    413: ("BODY_TOO_LARGE", f"The request body exceeds the limit of {MAX_BODY_BYTES} bytes."),
+}
+
+
+def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    status = exc.status_code
+    if status >= 500:
+        return _internal(request, exc)
+    reason, template = _HTTP_REASONS.get(status, ("BAD_REQUEST", "{detail}"))
+    detail = template.format(method=request.method, path=request.url.path, detail=exc.detail)
+    headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    code = errors.HTTP_CODE_NAMES.get(status, "UNKNOWN")
+    return _problem_response(status, reason, detail, code, headers=headers)
+
+
+def _internal(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return _problem_response(500, "INTERNAL", "Internal error.", "INTERNAL")
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def _media_type(header: str) -> str:
+    return header.split(";", 1)[0].strip().lower()
+
+
+def _is_json(media: str) -> bool:
+    return media == JSON or (media.startswith("application/") and media.endswith("+json"))
+
+
+def _wants_protobuf(request: Request[Any, Any, Any], request_was_protobuf: bool) -> bool:
+    accept = request.headers.get("accept", "")
+    for part in accept.split(","):
+        media = _media_type(part)
+        params = part.split(";")[1:]
+        if any(p.strip().replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000") for p in params):
+            continue
+        if media in PROTOBUF_TYPES:
+            return True
+        if _is_json(media) or media == "application/*":
+            return False
+    return request_was_protobuf
+
+
+_AT = re.compile(r' at "?([A-Za-z_][\w.\[\]]*?)"?\.*$')
+_FAILED = re.compile(r"Failed to parse (\w+) field: ")
+_NO_FIELD = re.compile(r'has no field named "([^"]+)"')
+
+
+def _parse_error(cls: type[Message], err: json_format.ParseError) -> LawspeakerError:
+    """A MALFORMED error naming, as well as the protobuf library lets us, the field at fault."""
+    text = str(err).split("\n", 1)[0].strip()
+    at = _AT.search(text)
+    # "... at Message.path.to.field": drop the leading message name.
+    path = at.group(1).partition(".")[2] if at else ".".join(_FAILED.findall(text))
+    unknown = _NO_FIELD.search(text)
+    if unknown:
+        path = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
+        reason, description = "UNKNOWN_FIELD", "is not a field of the request"
+    else:
+        reason, description = "INVALID_FIELD_VALUE", text
+    detail = f"The request body is not a valid proto3 JSON {cls.DESCRIPTOR.full_name}: {text}"
+    return LawspeakerError(
+        ErrorCode.MALFORMED, reason, detail, (FieldViolation(path or "body", description),)
+    )
+
+
+def _decode(cls: type[Message], body: bytes, content_type: str) -> tuple[Message, bool]:
+    """The request message and whether it came as binary protobuf."""
+    media = _media_type(content_type) if content_type else ""
+    msg = cls()
+    if media in PROTOBUF_TYPES:
+        try:
+            msg.ParseFromString(body)
+        except DecodeError as err:
+            raise LawspeakerError(
+                ErrorCode.MALFORMED,
+                "MALFORMED_PROTOBUF",
+                f"The request body is not a valid binary {cls.DESCRIPTOR.full_name}: {err}",
+            ) from None
+        return msg, True
+    if media and not _is_json(media):
+        accepted = ", ".join((JSON, *PROTOBUF_TYPES))
+        raise Problem(
+            415, "UNSUPPORTED_MEDIA_TYPE", f"Content-Type {media!r} is not supported; use {accepted}."
+        )
+    if not body.strip():
+        return msg, False
+    try:
+        data = msgspec.json.decode(body)
+    except msgspec.DecodeError as err:
+        raise LawspeakerError(
+            ErrorCode.MALFORMED,
+            "MALFORMED_JSON",
+            f"The request body is not valid JSON: {err}",
+            (FieldViolation("body", str(err)),),
+        ) from None
+    if not isinstance(data, dict):
+        raise LawspeakerError(
+            ErrorCode.MALFORMED,
+            "MALFORMED_JSON",
+            f"The request body must be a JSON object (the proto3 JSON of {cls.DESCRIPTOR.full_name}).",
+            (FieldViolation("body", "must be a JSON object"),),
+        )
+    try:
+        json_format.ParseDict(data, msg, ignore_unknown_fields=False)
+    except json_format.ParseError as err:
+        raise _parse_error(cls, err) from None
+    return msg, False
+
+
+def _encode(msg: Message, protobuf: bool) -> Response[bytes]:
+    if protobuf:
+        return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
+    data = json_format.MessageToDict(msg, preserving_proto_field_name=False)
+    return Response(msgspec.json.encode(data), media_type=JSON)
+
+
+def _call(api: RulesApi, rpc: Rpc, msg: Message) -> Message:
+    method: Callable[[Message], Message] = getattr(api, rpc.api_method)
+    return method(msg)
+
+
+# --------------------------------------------------------------------------- the app
+
+
+def create_app(api: RulesApi | None = None) -> Litestar:
+    """The Litestar app serving RulesService over HTTP, ``/healthz`` and ``/schema``."""
+    rules = api if api is not None else RulesApi()
+
+    @get(COLLECTION)
+    async def list_games(request: Request[Any, Any, Any]) -> Response[bytes]:
+        rpc = _GET_RPCS[COLLECTION]
+        return _encode(_call(rules, rpc, rpc.request_type()), _wants_protobuf(request, False))
+
+    @get(RESOURCE_ROUTE)
+    async def describe_game(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
+        rpc = _GET_RPCS[RESOURCE]
+        msg = rpc.request_type()
+        setattr(msg, "game", game)  # noqa: B010 - the field named by the path template
+        return _encode(_call(rules, rpc, msg), _wants_protobuf(request, False))
+
+    @post(RESOURCE_ROUTE, status_code=200)
+    async def custom_method(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
+        game_id, sep, verb = game.rpartition(":")
+        if not sep:
+            raise Problem(
+                405,
+                "METHOD_NOT_ALLOWED",
+                f"Method POST is not allowed for {request.url.path}.",
+                headers={"Allow": "GET"},
+            )
+        rpc = _VERB_RPCS.get(verb)
+        if rpc is None:
+            known = ", ".join(f":{v}" for v in sorted(_VERB_RPCS))
+            raise Problem(
+                404, "ROUTE_NOT_FOUND", f"Unknown method ':{verb}' on {RESOURCE}; known methods: {known}."
+            )
+        body = await request.body()
+        msg, was_protobuf = _decode(rpc.request_type, body, request.headers.get("content-type", ""))
+        body_game: str = getattr(msg, "game")  # noqa: B009
+        if body_game and body_game != game_id:
+            raise LawspeakerError(
+                ErrorCode.MALFORMED,
+                "GAME_MISMATCH",
+                f"The body names game {body_game!r} but the path names {game_id!r}.",
+                (FieldViolation("game", f"must be {game_id!r}, as in the path, or unset"),),
+            )
+        setattr(msg, "game", game_id)  # noqa: B010
+        return _encode(_call(rules, rpc, msg), _wants_protobuf(request, was_protobuf))
+
+    @get("/healthz")
+    async def healthz() -> Response[bytes]:
+        return Response(b'{"status":"SERVING"}', media_type=JSON)
+
+    @get(["/schema", "/schema/openapi.json"])
+    async def schema() -> Response[bytes]:
+        return Response(_openapi_bytes(), media_type="application/vnd.oai.openapi+json")
+
+    return Litestar(
+        route_handlers=[list_games, describe_game, custom_method, healthz, schema],
+        exception_handlers={
+            LawspeakerError: _lawspeaker_error,
+            Problem: _problem,
+            HTTPException: _http_exception,
+            Exception: _internal,
+        },
+        openapi_config=None,
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=False,
+    )
+
+
+# --------------------------------------------------------------------------- OpenAPI 3.1
+
+FD = descriptor.FieldDescriptor
+REF = "#/components/schemas/"
+
+_SCALARS: dict[int, dict[str, Any]] = {
+    FD.TYPE_DOUBLE: {"type": "number", "format": "double"},
+    FD.TYPE_FLOAT: {"type": "number", "format": "float"},
+    FD.TYPE_INT32: {"type": "integer", "format": "int32"},
+    FD.TYPE_SINT32: {"type": "integer", "format": "int32"},
+    FD.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FD.TYPE_UINT32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
+    FD.TYPE_FIXED32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
+    FD.TYPE_INT64: {"type": ["string", "integer"], "format": "int64"},
+    FD.TYPE_SINT64: {"type": ["string", "integer"], "format": "int64"},
+    FD.TYPE_SFIXED64: {"type": ["string", "integer"], "format": "int64"},
+    FD.TYPE_UINT64: {"type": ["string", "integer"], "format": "uint64"},
+    FD.TYPE_FIXED64: {"type": ["string", "integer"], "format": "uint64"},
+    FD.TYPE_BOOL: {"type": "boolean"},
+    FD.TYPE_STRING: {"type": "string"},
+    FD.TYPE_BYTES: {"type": "string", "format": "byte", "contentEncoding": "base64"},
+}
+
+_WELL_KNOWN: dict[str, dict[str, Any]] = {
+    "google.protobuf.Struct": {"type": "object", "additionalProperties": True},
+    "google.protobuf.Value": {},
+    "google.protobuf.ListValue": {"type": "array", "items": {}},
+    "google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
+    "google.protobuf.Duration": {"type": "string", "pattern": r"^-?\d+(\.\d+)?s$"},
+    "google.protobuf.Empty": {"type": "object", "additionalProperties": False},
+}
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "An RFC 9457 problem document; every error of the REST API is one.",
+    "required": ["type", "title", "status", "detail", "code", "reason"],
+    "properties": {
+        "type": {"type": "string", "format": "uri", "description": "Identifies the kind of problem."},
+        "title": {"type": "string", "description": "The HTTP status phrase."},
+        "status": {"type": "integer", "description": "The HTTP status code."},
+        "detail": {"type": "string", "description": "What went wrong, in words."},
+        "code": {"type": "string", "description": "The gRPC status code name, e.g. FAILED_PRECONDITION."},
+        "reason": {
+            "type": "string",
+            "description": "A stable UPPER_SNAKE reason, as in the gRPC ErrorInfo, e.g. CAST_FIRST.",
+        },
+        "fieldViolations": {
+            "type": "array",
+            "description": "The request fields at fault.",
+            "items": {
+                "type": "object",
+                "required": ["field", "description"],
+                "properties": {
+                    "field": {"type": "string", "description": "The path of the field."},
+                    "description": {"type": "string", "description": "What is wrong with it."},
+                },
+            },
+        },
+        "metadata": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "The ErrorInfo metadata, including the error kind under 'code'.",
+        },
+    },
+}
+
+
+class _SchemaBuilder:
+    def __init__(self) -> None:
+        self.schemas: dict[str, dict[str, Any]] = {}
+
+    def message(self, desc: descriptor.Descriptor) -> dict[str, Any]:
+        if desc.full_name in _WELL_KNOWN:
+            return dict(_WELL_KNOWN[desc.full_name])
+        if desc.full_name not in self.schemas:
+            self.schemas[desc.full_name] = {}  # placeholder against recursion
+            self.schemas[desc.full_name] = self.object_schema(desc, ())
+        return {"$ref": REF + desc.full_name}
+
+    def object_schema(self, desc: descriptor.Descriptor, skip: Sequence[str]) -> dict[str, Any]:
+        props = {f.json_name: self.field(f) for f in desc.fields if f.name not in skip}
+        schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        oneofs = [o for o in desc.oneofs if not o.name.startswith("_")]
+        if oneofs:
+            parts = [f"{o.name}: at most one of " + ", ".join(f.json_name for f in o.fields) for o in oneofs]
+            schema["description"] = f"Protobuf message {desc.full_name}. Oneofs: " + "; ".join(parts) + "."
+        else:
+            schema["description"] = f"Protobuf message {desc.full_name}."
+        return schema
+
+    def enum(self, desc: descriptor.EnumDescriptor) -> dict[str, Any]:
+        if desc.full_name not in self.schemas:
+            self.schemas[desc.full_name] = {
+                "type": "string",
+                "enum": [v.name for v in desc.values],
+                "description": f"Protobuf enum {desc.full_name}.",
+            }
+        return {"$ref": REF + desc.full_name}
+
+    def single(self, f: descriptor.FieldDescriptor) -> dict[str, Any]:
+        if f.type in (FD.TYPE_MESSAGE, FD.TYPE_GROUP):
+            assert f.message_type is not None
+            return self.message(f.message_type)
+        if f.type == FD.TYPE_ENUM:
+            assert f.enum_type is not None
+            return self.enum(f.enum_type)
+        return dict(_SCALARS[f.type])
+
+    def field(self, f: descriptor.FieldDescriptor) -> dict[str, Any]:
+        if f.message_type is not None and f.message_type.GetOptions().map_entry:
+            value = f.message_type.fields_by_name["value"]
+            return {"type": "object", "additionalProperties": self.single(value)}
+        if f.is_repeated:
+            return {"type": "array", "items": self.single(f)}
+        return self.single(f)
+
+
+def _error_responses(statuses: Sequence[int]) -> dict[str, Any]:
+    return {
+        str(s): {
+            "description": HTTPStatus(s).phrase,
+            "content": {PROBLEM_JSON: {"schema": {"$ref": REF + "Problem"}}},
+        }
+        for s in statuses
+    }
+
+
+def _binary(full_name: str) -> dict[str, Any]:
+    return {"schema": {"type": "string", "format": "binary", "description": f"Binary protobuf {full_name}."}}
+
+
+def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
+    out_desc = rpc.method.output_type
+    in_desc = rpc.method.input_type
+    op: dict[str, Any] = {
+        "operationId": rpc.name,
+        "summary": rpc.name,
+        "tags": [SERVICE.name],
+        "description": f"gRPC {SERVICE.full_name}/{rpc.name}.",
+    }
+    params = []
+    for name in rpc.path_params:
+        f = in_desc.fields_by_name[name]
+        params.append({"name": name, "in": "path", "required": True, "schema": builder.single(f)})
+    if params:
+        op["parameters"] = params
+    if rpc.body == "*":
+        op["requestBody"] = {
+            "required": True,
+            "content": {
+                JSON: {"schema": builder.object_schema(in_desc, rpc.path_params)},
+                **{t: _binary(in_desc.full_name) for t in PROTOBUF_TYPES},
+            },
+        }
+    statuses = [400, 404, 409, 413, 415, 500] if rpc.body else [400, 404, 500]
+    op["responses"] = {
+        "200": {
+            "description": "OK",
+            "content": {
+                JSON: {"schema": builder.message(out_desc)},
+                **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
+            },
+        },
+        **_error_responses(statuses),
+    }
+    return op
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+@functools.cache
+def _openapi() -> dict[str, Any]:
+    builder = _SchemaBuilder()
+    paths: dict[str, dict[str, Any]] = {}
+    for rpc in RPCS:
+        paths.setdefault(rpc.template, {})[rpc.http_method.lower()] = _operation(rpc, builder)
+    paths["/healthz"] = {
+        "get": {
+            "operationId": "Healthz",
+            "summary": "Liveness and readiness",
+            "tags": ["Health"],
+            "responses": {
+                "200": {
+                    "description": "The service is serving.",
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "required": ["status"],
+                                "properties": {"status": {"type": "string", "enum": ["SERVING"]}},
+                            }
+                        }
+                    },
+                }
+            },
+        }
+    }
+    schemas = dict(builder.schemas)
+    schemas["Problem"] = PROBLEM_SCHEMA
+    doc = {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Lawspeaker",
+            "version": API_VERSION,
+            "description": (
+                "Rules as a service for Viking-era board games. Stateless: every request carries the "
+                "game state. Bodies are the proto3 JSON mapping of the request messages of "
+                f"{SERVICE.full_name}, or binary protobuf with Content-Type application/x-protobuf."
+            ),
+        },
+        "tags": [{"name": SERVICE.name}, {"name": "Health"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+    result: dict[str, Any] = _sorted(doc)
+    return result
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the REST API, built from the protobuf descriptors."""
+    copy: dict[str, Any] = msgspec.json.decode(_openapi_bytes())
+    return copy
+
+
+@functools.cache
+def _openapi_bytes() -> bytes:
+    return msgspec.json.encode(_openapi())

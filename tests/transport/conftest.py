@@ -1,0 +1,97 @@
+"""Fixtures that run the real gRPC and HTTP servers on loopback, in one event loop in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+import uvicorn
+
+from lawspeaker.api import RulesApi
+from lawspeaker.cli import _EmbeddedServer
+from lawspeaker.grpc_server import create_server
+from lawspeaker.rest import create_app
+from lawspeaker.v1 import rules_service_pb2_grpc
+
+
+@dataclass
+class Servers:
+    grpc_port: int
+    http_port: int
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+
+@contextlib.contextmanager
+def run_servers(api: RulesApi | None = None) -> Iterator[Servers]:
+    """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    found: dict[str, Any] = {}
+    stop: asyncio.Event | None = None
+
+    async def run() -> None:
+        nonlocal stop
+        stop = asyncio.Event()
+        rules = api if api is not None else RulesApi()
+        grpc_server, grpc_port = await create_server("127.0.0.1:0", rules)
+        await grpc_server.start()
+        http = _EmbeddedServer(
+            uvicorn.Config(create_app(rules), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        )
+        task = asyncio.create_task(http.serve())
+        while not http.started:
+            if task.done():
+                found["error"] = task.exception()
+                ready.set()
+                return
+            await asyncio.sleep(0.01)
+        found["ports"] = (grpc_port, http.servers[0].sockets[0].getsockname()[1])
+        ready.set()
+        await stop.wait()
+        http.should_exit = True
+        await asyncio.gather(grpc_server.stop(1), task)
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
+    thread.start()
+    assert ready.wait(30), "servers did not start"
+    if "error" in found:
+        raise RuntimeError(f"HTTP server failed to start: {found['error']!r}")
+    grpc_port, http_port = found["ports"]
+    yield Servers(grpc_port, http_port)
+    assert stop is not None
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(30)
+    loop.close()
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[Servers]:
+    with run_servers() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def channel(servers: Servers) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(f"127.0.0.1:{servers.grpc_port}") as ch:
+        yield ch
+
+
+@pytest.fixture(scope="session")
+def stub(channel: grpc.Channel) -> rules_service_pb2_grpc.RulesServiceStub:
+    return rules_service_pb2_grpc.RulesServiceStub(channel)
+
+
+@pytest.fixture(scope="session")
+def http(servers: Servers) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=servers.base_url, timeout=30) as client:
+        yield client

@@ -1,0 +1,130 @@
+"""Whole Valhalla games played over gRPC and REST at once, checking both agree at every step."""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+import httpx
+import pytest
+
+from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
+from lawspeaker.v1 import rules_service_pb2 as pb
+
+from .helpers import both
+
+pytestmark = pytest.mark.transport
+
+MAX_STEPS = 5000
+
+
+def play(
+    stub: rules_service_pb2_grpc.RulesServiceStub,
+    http: httpx.Client,
+    seed: int,
+    options: game_pb2.GameOptions | None = None,
+    protobuf: bool = False,
+) -> int:
+    """Play one game to the end; returns the number of moves applied."""
+    rng = random.Random(seed)
+    new = pb.NewGameRequest(game="valhalla", players=2, seed=seed)
+    if options is not None:
+        new.options.CopyFrom(options)
+    state = both(stub, http, "NewGame", new, pb.NewGameResponse, protobuf).state
+    assert state.WhichOneof("game") == "valhalla"
+    for step in range(MAX_STEPS):
+        legal = both(
+            stub,
+            http,
+            "LegalMoves",
+            pb.LegalMovesRequest(game="valhalla", state=state),
+            pb.LegalMovesResponse,
+            protobuf,
+        )
+        if legal.game_over:
+            assert not legal.moves
+            assert legal.outcome.result == game_pb2.GAME_RESULT_WIN
+            assert state.valhalla.phase == valhalla_pb2.VALHALLA_PHASE_OVER
+            return step
+        assert legal.moves, f"no legal moves at step {step} but the game is not over"
+        move = rng.choice(list(legal.moves))
+        verdict = both(
+            stub,
+            http,
+            "ValidateMove",
+            pb.ValidateMoveRequest(game="valhalla", state=state, move=move),
+            pb.ValidateMoveResponse,
+            protobuf,
+        )
+        assert verdict.valid, verdict.violation
+        applied = both(
+            stub,
+            http,
+            "ApplyMove",
+            pb.ApplyMoveRequest(game="valhalla", state=state, move=move),
+            pb.ApplyMoveResponse,
+            protobuf,
+        )
+        assert applied.events, "every move reports what happened"
+        state = applied.state
+    raise AssertionError(f"game with seed {seed} did not end in {MAX_STEPS} moves")
+
+
+@pytest.mark.parametrize("seed", [1, 7, 2024])
+def test_whole_games_agree_over_grpc_and_json(
+    stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client, seed: int
+) -> None:
+    assert play(stub, http, seed) > 10
+
+
+def test_whole_game_with_enter_start(
+    stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client
+) -> None:
+    options = game_pb2.GameOptions(
+        valhalla=valhalla_pb2.ValhallaOptions(start=valhalla_pb2.VALHALLA_START_ENTER, doubles=True)
+    )
+    assert play(stub, http, 99, options) > 10
+
+
+def test_whole_game_over_binary_protobuf(
+    stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client
+) -> None:
+    assert play(stub, http, 5, protobuf=True) > 10
+
+
+def test_same_seed_same_game(stub: rules_service_pb2_grpc.RulesServiceStub) -> None:
+    req = pb.NewGameRequest(game="valhalla", players=2, seed=7)
+    assert stub.NewGame(req) == stub.NewGame(req)
+
+
+def test_list_and_describe_agree(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client) -> None:
+    from google.protobuf import json_format
+
+    listed = stub.ListGames(pb.ListGamesRequest())
+    r = http.get("/v1/games")
+    assert r.status_code == 200
+    assert json_format.Parse(r.text, pb.ListGamesResponse(), ignore_unknown_fields=False) == listed
+    assert [g.id for g in listed.games] == ["valhalla"]
+
+    described = stub.DescribeGame(pb.DescribeGameRequest(game="valhalla"))
+    r = http.get("/v1/games/valhalla")
+    assert r.status_code == 200
+    assert json_format.Parse(r.text, pb.DescribeGameResponse(), ignore_unknown_fields=False) == described
+    assert described.info.id == "valhalla"
+
+    r = http.get("/v1/games/valhalla", headers={"accept": "application/x-protobuf"})
+    assert r.headers["content-type"] == "application/x-protobuf"
+    assert pb.DescribeGameResponse.FromString(r.content) == described
+
+
+def test_json_request_answers_json_even_when_accept_is_absent(http: httpx.Client) -> None:
+    r = http.post("/v1/games/valhalla:new", json={"players": 2, "seed": "7"}, headers={"accept": ""})
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/json")
+    body = r.json()
+    assert body["state"]["rulesVersion"]
+    assert isinstance(body["state"]["rng"]["seed"], str)  # bytes are base64
+
+
+def test_grpc_channel_is_ready(channel: grpc.Channel) -> None:
+    grpc.channel_ready_future(channel).result(timeout=10)
