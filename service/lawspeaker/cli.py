@@ -25,7 +25,7 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-async def serve(host: str, grpc_port: int, http_port: int) -> None:
+async def serve(host: str, grpc_port: int, http_port: int, access_log: bool = False) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully."""
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
@@ -34,7 +34,15 @@ async def serve(host: str, grpc_port: int, http_port: int) -> None:
     api = RulesApi()
     grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api)
     http = _EmbeddedServer(
-        uvicorn.Config(create_app(api), host=host, port=http_port, log_level="info", lifespan="on")
+        uvicorn.Config(
+            create_app(api),
+            host=host,
+            port=http_port,
+            log_level="info",
+            lifespan="on",
+            access_log=access_log,
+            http="httptools" if _has("httptools") else "h11",
+        )
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -62,6 +70,14 @@ async def serve(host: str, grpc_port: int, http_port: int) -> None:
     log.info("lawspeaker stopped")
 
 
+def _has(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
@@ -74,6 +90,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=os.environ.get("LAWSPEAKER_HOST", "0.0.0.0"))
     s.add_argument("--grpc-port", type=int, default=_env_int("LAWSPEAKER_GRPC_PORT", 50051))
     s.add_argument("--http-port", type=int, default=_env_int("LAWSPEAKER_HTTP_PORT", 8080))
+    s.add_argument(
+        "--access-log",
+        action="store_true",
+        default=os.environ.get("LAWSPEAKER_ACCESS_LOG", "") not in ("", "0", "false"),
+        help="log every HTTP request (env LAWSPEAKER_ACCESS_LOG=1)",
+    )
     g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
     g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
     o = sub.add_parser("openapi", help="write clients/openapi.json")
@@ -85,7 +107,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        asyncio.run(serve(args.host, args.grpc_port, args.http_port))
+        coro = serve(args.host, args.grpc_port, args.http_port, args.access_log)
+        if _has("uvloop"):
+            import uvloop
+
+            uvloop.run(coro)
+        else:
+            asyncio.run(coro)
         return 0
     from lawspeaker import devtools
 

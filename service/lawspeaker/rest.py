@@ -25,7 +25,7 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.params import FromPath
 
-from lawspeaker import errors
+from lawspeaker import errors, protojson
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.v1 import rules_service_pb2
@@ -264,17 +264,15 @@ def _decode(cls: type[Message], body: bytes, content_type: str) -> tuple[Message
             (FieldViolation("body", "must be a JSON object"),),
         )
     try:
-        json_format.ParseDict(data, msg, ignore_unknown_fields=False)
+        return protojson.parse(data, cls), False
     except json_format.ParseError as err:
         raise _parse_error(cls, err) from None
-    return msg, False
 
 
 def _encode(msg: Message, protobuf: bool) -> Response[bytes]:
     if protobuf:
         return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
-    data = json_format.MessageToDict(msg, preserving_proto_field_name=False)
-    return Response(msgspec.json.encode(data), media_type=JSON)
+    return Response(msgspec.json.encode(protojson.to_dict(msg)), media_type=JSON)
 
 
 def _call(api: RulesApi, rpc: Rpc, msg: Message) -> Message:
