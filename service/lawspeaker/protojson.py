@@ -102,7 +102,7 @@ def _writer(f: FieldDescriptor) -> _Writer:
     elif t == FieldDescriptor.TYPE_DOUBLE:
         single = _double_out
     else:
-        return _identity
+        return list if _is_repeated(f) else _identity
     if _is_repeated(f):
         return lambda values: [single(v) for v in values]
     return single
