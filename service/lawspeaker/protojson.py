@@ -17,10 +17,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 T = TypeVar("T", bound=Message)
+# Descriptors are typed loosely by the protobuf stubs (optional members, two implementations).
+Descriptor = Any
 
 _WKT_PREFIX = "google.protobuf."
 _INT64 = {
@@ -81,7 +83,7 @@ def _double_out(v: float) -> Any:
     return v
 
 
-def _writer(f: FieldDescriptor) -> _Writer:
+def _writer(f: Any) -> _Writer:
     t = f.type
     single: _Writer
     if t == FieldDescriptor.TYPE_MESSAGE:
@@ -112,10 +114,10 @@ def _identity(v: Any) -> Any:
     return v
 
 
-def _is_repeated(f: FieldDescriptor) -> bool:
+def _is_repeated(f: Any) -> bool:
     repeated = getattr(f, "is_repeated", None)  # protobuf >= 6; older versions have .label
     if repeated is None:
-        return bool(f.label == FieldDescriptor.LABEL_REPEATED)
+        return bool(getattr(f, "label") == FieldDescriptor.LABEL_REPEATED)  # noqa: B009
     return bool(repeated)
 
 
@@ -146,7 +148,7 @@ _Reader = Callable[[Any], Any]
 _READERS: dict[str, tuple[dict[str, tuple[str, str | None, _Reader]], bool]] = {}
 
 
-def _int_reader(f: FieldDescriptor) -> _Reader:
+def _int_reader(f: Any) -> _Reader:
     lo, hi = _RANGES[f.type]
     allow_str = f.type in _INT64
 
@@ -165,7 +167,7 @@ def _int_reader(f: FieldDescriptor) -> _Reader:
     return read
 
 
-def _reader(f: FieldDescriptor) -> _Reader:
+def _reader(f: Any) -> _Reader:
     t = f.type
     single: _Reader
     if t == FieldDescriptor.TYPE_MESSAGE:
