@@ -17,6 +17,7 @@ PROTO_DIR = ROOT / "proto"
 OUT_DIR = ROOT / "service"
 GENERATED = OUT_DIR / "lawspeaker" / "v1"
 OPENAPI_PATH = ROOT / "clients" / "openapi.json"
+DESCRIPTOR_SET = "lawspeaker.binpb"  # with source info: the proto comments, for the OpenAPI document
 
 
 def _protoc(out: Path) -> None:
@@ -34,6 +35,8 @@ def _protoc(out: Path) -> None:
         f"--python_out={out}",
         f"--pyi_out={out}",
         f"--grpc_python_out={out}",
+        f"--descriptor_set_out={out / 'lawspeaker' / 'v1' / DESCRIPTOR_SET}",
+        "--include_source_info",
         *sources,
     ]
     code = protoc.main(args)

@@ -25,7 +25,7 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.params import FromPath
 
-from lawspeaker import errors, protojson
+from lawspeaker import errors, proto_comments, protojson
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.v1 import rules_service_pb2
@@ -417,6 +417,11 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 }
 
 
+def _doc(full_name: str) -> str:
+    """The .proto comment of an element, or its name when it has none."""
+    return proto_comments.comments().get(full_name) or f"Protobuf {full_name}."
+
+
 class _SchemaBuilder:
     def __init__(self) -> None:
         self.schemas: dict[str, dict[str, Any]] = {}
@@ -435,9 +440,9 @@ class _SchemaBuilder:
         oneofs = [o for o in desc.oneofs if not o.name.startswith("_")]
         if oneofs:
             parts = [f"{o.name}: at most one of " + ", ".join(f.json_name for f in o.fields) for o in oneofs]
-            schema["description"] = f"Protobuf message {desc.full_name}. Oneofs: " + "; ".join(parts) + "."
+            schema["description"] = _doc(desc.full_name) + " Oneofs: " + "; ".join(parts) + "."
         else:
-            schema["description"] = f"Protobuf message {desc.full_name}."
+            schema["description"] = _doc(desc.full_name)
         return schema
 
     def enum(self, desc: descriptor.EnumDescriptor) -> dict[str, Any]:
@@ -445,7 +450,9 @@ class _SchemaBuilder:
             self.schemas[desc.full_name] = {
                 "type": "string",
                 "enum": [v.name for v in desc.values],
-                "description": f"Protobuf enum {desc.full_name}.",
+                "description": _doc(desc.full_name)
+                + " Values: "
+                + "; ".join(f"{v.name}: {_doc(f'{desc.full_name}.{v.name}')}" for v in desc.values),
             }
         return {"$ref": REF + desc.full_name}
 
@@ -459,12 +466,18 @@ class _SchemaBuilder:
         return dict(_SCALARS[f.type])
 
     def field(self, f: descriptor.FieldDescriptor) -> dict[str, Any]:
+        schema: dict[str, Any]
         if f.message_type is not None and f.message_type.GetOptions().map_entry:
             value = f.message_type.fields_by_name["value"]
-            return {"type": "object", "additionalProperties": self.single(value)}
-        if f.is_repeated:
-            return {"type": "array", "items": self.single(f)}
-        return self.single(f)
+            schema = {"type": "object", "additionalProperties": self.single(value)}
+        elif f.is_repeated:
+            schema = {"type": "array", "items": self.single(f)}
+        else:
+            schema = self.single(f)
+        comment = proto_comments.comments().get(f.full_name)
+        if comment:
+            schema["description"] = comment
+        return schema
 
 
 def _error_responses(statuses: Sequence[int]) -> dict[str, Any]:
@@ -488,7 +501,7 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
         "operationId": rpc.name,
         "summary": rpc.name,
         "tags": [SERVICE.name],
-        "description": f"gRPC {SERVICE.full_name}/{rpc.name}.",
+        "description": f"{_doc(rpc.method.full_name)} (gRPC {SERVICE.full_name}/{rpc.name}.)",
     }
     params = []
     for name in rpc.path_params:

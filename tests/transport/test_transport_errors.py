@@ -279,3 +279,9 @@ def test_openapi_file_is_current() -> None:
     text = devtools.OPENAPI_PATH.read_text()
     assert json.loads(text) == openapi_document()
     assert devtools.openapi(check=True) == 0
+
+
+def test_openapi_document_passes_a_standard_openapi_validator() -> None:
+    from openapi_spec_validator import validate
+
+    validate(json.loads(devtools.OPENAPI_PATH.read_text()))
