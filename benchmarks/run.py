@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "benchmarks.md"
 
 # Goals from the issues: plies/s as a multiple of python-chess random playouts.
-ENGINE_GOALS = {"valhalla": 2.0}
+ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0}
 E2E_GOAL = 0.70  # ApplyMove requests/s as a fraction of the empty-request floor
 
 

@@ -42,6 +42,20 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
         13,
         {"valhalla": {"scoring": "VALHALLA_SCORING_TRADITIONAL", "hagalaz": "VALHALLA_HAGALAZ_CANCELS_OWN"}},
     ),
+    ("penki-pair-by-pair.json", "penki", 2, 21, {}),
+    (
+        "penki-random-pairs-flat-stacked.json",
+        "penki",
+        2,
+        22,
+        {
+            "penki": {
+                "setup": "PENKI_SETUP_RANDOM_PAIRS",
+                "tiles": "PENKI_TILES_HORIZONTAL_ONLY",
+                "alignment": "PENKI_ALIGNMENT_TILES",
+            }
+        },
+    ),
 ]
 
 

@@ -1,3 +1,4 @@
+from lawspeaker.v1 import penki_pb2 as _penki_pb2
 from lawspeaker.v1 import valhalla_pb2 as _valhalla_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -20,14 +21,16 @@ GAME_RESULT_DRAW: GameResult
 GAME_RESULT_ALL_LOSE: GameResult
 
 class GameState(_message.Message):
-    __slots__ = ("rules_version", "rng", "valhalla")
+    __slots__ = ("rules_version", "rng", "valhalla", "penki")
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     RNG_FIELD_NUMBER: _ClassVar[int]
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
+    PENKI_FIELD_NUMBER: _ClassVar[int]
     rules_version: str
     rng: RngState
     valhalla: _valhalla_pb2.ValhallaState
-    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ...) -> None: ...
+    penki: _penki_pb2.PenkiState
+    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiState, _Mapping]] = ...) -> None: ...
 
 class RngState(_message.Message):
     __slots__ = ("seed", "counter")
@@ -38,28 +41,34 @@ class RngState(_message.Message):
     def __init__(self, seed: _Optional[bytes] = ..., counter: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("valhalla",)
+    __slots__ = ("valhalla", "penki")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
+    PENKI_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaMove
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ...) -> None: ...
+    penki: _penki_pb2.PenkiMove
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiMove, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("valhalla",)
+    __slots__ = ("valhalla", "penki")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
+    PENKI_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaOptions
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ...) -> None: ...
+    penki: _penki_pb2.PenkiOptions
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiOptions, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("kind", "text", "player", "valhalla")
+    __slots__ = ("kind", "text", "player", "valhalla", "penki")
     KIND_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
+    PENKI_FIELD_NUMBER: _ClassVar[int]
     kind: str
     text: str
     player: int
     valhalla: _valhalla_pb2.ValhallaEvent
-    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ...) -> None: ...
+    penki: _penki_pb2.PenkiEvent
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ...) -> None: ...
 
 class Violation(_message.Message):
     __slots__ = ("reason", "message", "field")
