@@ -60,7 +60,7 @@ def mid_game_request(plies: int = 120) -> pb.ApplyMoveRequest:
 
 
 class Server:
-    def __init__(self) -> None:
+    def __init__(self, extra: list[str] | None = None) -> None:
         self.grpc_port = free_port()
         self.http_port = free_port()
         cmd = [
@@ -74,6 +74,7 @@ class Server:
             str(self.grpc_port),
             "--http-port",
             str(self.http_port),
+            *(extra or ()),
         ]
         if shutil.which("taskset"):
             cmd = ["taskset", "-c", "0", *cmd]
@@ -105,11 +106,21 @@ def _ms(text: str) -> float:
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
 
-def wrk(name: str, url: str, seconds: int, body: bytes | None, connections: int = 16) -> Load:
-    """Run wrk against a URL (POST with a JSON body when given)."""
+def wrk(
+    name: str,
+    url: str,
+    seconds: int,
+    body: bytes | None,
+    connections: int = 16,
+    threads: int = 1,
+    script: Path | None = None,
+) -> Load:
+    """Run wrk against a URL (POST with a JSON body when given, or driven by a Lua script)."""
     with tempfile.TemporaryDirectory() as tmp:
-        args = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url]
-        if body is not None:
+        args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+        if script is not None:
+            args[1:1] = ["-s", str(script)]
+        elif body is not None:
             script = Path(tmp) / "post.lua"
             lua_body = body.decode().replace("\\", "\\\\").replace('"', '\\"')
             script.write_text(

@@ -20,13 +20,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import e2e
 import engine
+import sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "benchmarks.md"
 
 # Goals from the issues: plies/s as a multiple of python-chess random playouts.
-ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0}
+ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0}
 E2E_GOAL = 0.70  # ApplyMove requests/s as a fraction of the empty-request floor
+SESSION_GOAL = 0.50  # session ApplyMove requests/s as a fraction of stateless ApplyMove
 
 
 NOTES = [
@@ -55,6 +57,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="short run for a smoke check")
     parser.add_argument("--skip-e2e", action="store_true", help="engine benchmarks only")
+    parser.add_argument(
+        "--skip-sessions", action="store_true", help="no session benchmarks (they need Redis)"
+    )
     args = parser.parse_args()
     rounds, budget, seconds = (2, 0.5, 3) if args.quick else (6, 1.5, 10)
 
@@ -120,8 +125,78 @@ def main() -> None:
                     )
                 )
     lines += ["", *NOTES]
+    if not args.skip_sessions:
+        lines += session_section(seconds)
     OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def session_section(seconds: int) -> list[str]:
+    """Session ApplyMove next to stateless ApplyMove, and Redis memory per mid-game session."""
+    if not sessions.redis_up():
+        return ["", "## Game sessions", "", f"Skipped: no Redis at {sessions.REDIS_URL}."]
+    pairs = sessions.measure(seconds)
+    lines = [
+        "",
+        "## Game sessions: session ApplyMove next to stateless ApplyMove (Redis)",
+        "",
+        "One `lawspeaker serve --redis-url` process pinned to CPU 0, Redis on the same machine (it "
+        "shares the two cores); the load generators pinned to CPU 1, the same one for the stateless "
+        f"and the session request: wrk with {sessions.CONCURRENCY} threads of one keep-alive connection "
+        "each for REST (a Lua script carries each response's etag into the next request), a grpc.aio "
+        f"client with {sessions.CONCURRENCY} concurrent calls for gRPC. Each session worker plays a "
+        "seeded Valhalla game in its own session (a new one when the game ends; over REST that "
+        "CreateSession counts among the requests, once per game). A session move costs one Lua "
+        "compare-and-set (state, log entry, TTLs, publish) and, when another replica wrote the version "
+        "the request names, one read before it. The stateless request is the mid-game ship move above "
+        f"(the whole state travels both ways). {seconds} s each.",
+        "",
+        "| transport | request | requests/s | p50 ms | p99 ms | errors | ratio to stateless | goal | met |",
+        "|---|---|---:|---:|---:|---:|---:|---:|:---:|",
+    ]
+    for stateless, session in pairs:
+        ratio = session.rps / stateless.rps
+        transport = stateless.name.split()[0]
+        for load, rel, goal, met in (
+            (stateless, "1.00x", "", ""),
+            (session, f"{ratio:.2f}x", f"{SESSION_GOAL:.2f}x", "yes" if ratio >= SESSION_GOAL else "NO"),
+        ):
+            lines.append(
+                row(
+                    transport,
+                    load.name,
+                    f"{load.rps:,.0f}",
+                    f"{load.p50_ms:.2f}",
+                    f"{load.p99_ms:.2f}",
+                    str(load.errors),
+                    rel,
+                    goal,
+                    met,
+                )
+            )
+    lines += [
+        "",
+        "Redis memory of one session in the middle of a seeded random game (half its plies, a "
+        "request id on every move), `MEMORY USAGE` of each key in bytes. The log holds every move "
+        "with its events; idem keeps the responses of the latest "
+        f"{sessions.IDEMPOTENCY_WINDOW} request ids.",
+        "",
+        "| game | players | moves made | record | log | idem + idemq | total |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for m in sessions.memory():
+        lines.append(
+            row(
+                m.game,
+                str(m.players),
+                str(m.plies),
+                f"{m.record:,}",
+                f"{m.log:,}",
+                f"{m.idem:,}",
+                f"{m.total:,}",
+            )
+        )
+    return lines
 
 
 if __name__ == "__main__":

@@ -130,8 +130,33 @@ class RulesApi:
             result=RESULTS[outcome.result], winners=outcome.winners, summary=outcome.summary
         )
 
+    def encode_chance(self, entry: Entry[Any, Any, Any], chance: core.Chance[Any]) -> game_pb2.ChanceEvent:
+        return game_pb2.ChanceEvent(
+            description=chance.description,
+            outcomes=[
+                game_pb2.ChanceOutcome(
+                    move=self.encode_move(entry, o.move), probability=o.probability, label=o.label
+                )
+                for o in chance.outcomes
+            ],
+        )
+
     def encode_violation(self, entry: Entry[Any, Any, Any], v: core.Violation) -> game_pb2.Violation:
         return game_pb2.Violation(reason=v.reason, message=v.message, field=_move_field(entry, v.field))
+
+    def apply_checked(
+        self, entry: Entry[Any, Any, Any], state: Any, move: Any
+    ) -> tuple[Any, list[core.Event]]:
+        """``core.apply``; an illegal move raises IllegalMove naming the request field at fault."""
+        try:
+            return core.apply(entry.game, state, move)
+        except core.IllegalMove as err:
+            raise core.IllegalMove(
+                core.Violation(
+                    err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)
+                ),
+                err.code,
+            ) from None
 
     # ------------------------------------------------------------------ the RPCs
 
@@ -173,6 +198,11 @@ class RulesApi:
         )
 
     def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        entry, state = self.initial_state(request)
+        return pb.NewGameResponse(state=self.encode_state(entry, state))
+
+    def initial_state(self, request: pb.NewGameRequest) -> tuple[Entry[Any, Any, Any], Any]:
+        """The game's entry and the initial engine state a NewGame request asks for (checked)."""
         entry = self.entry(request.game)
         g = entry.game
         players = request.players
@@ -202,8 +232,7 @@ class RulesApi:
         except LawspeakerError as err:
             raise _prefixed(err, f"options.{entry.codec.field}.") from None
         seed = request.seed if request.HasField("seed") else os.urandom(16)
-        state = g.new_game(players, options, Rng.from_seed(seed))
-        return pb.NewGameResponse(state=self.encode_state(entry, state))
+        return entry, g.new_game(players, options, Rng.from_seed(seed))
 
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
         entry = self.entry(request.game)
@@ -215,17 +244,7 @@ class RulesApi:
         )
         chance = g.chance(state)
         if chance is not None:
-            response.chance.CopyFrom(
-                game_pb2.ChanceEvent(
-                    description=chance.description,
-                    outcomes=[
-                        game_pb2.ChanceOutcome(
-                            move=self.encode_move(entry, o.move), probability=o.probability, label=o.label
-                        )
-                        for o in chance.outcomes
-                    ],
-                )
-            )
+            response.chance.CopyFrom(self.encode_chance(entry, chance))
         outcome = g.outcome(state)
         if outcome is not None:
             response.game_over = True
@@ -245,15 +264,7 @@ class RulesApi:
         entry = self.entry(request.game)
         state = self.decode_state(entry, request.state)
         move = self.decode_move(entry, request.move, request.HasField("move"))
-        try:
-            new_state, events = core.apply(entry.game, state, move)
-        except core.IllegalMove as err:
-            raise core.IllegalMove(
-                core.Violation(
-                    err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)
-                ),
-                err.code,
-            ) from None
+        new_state, events = self.apply_checked(entry, state, move)
         response = pb.ApplyMoveResponse(
             state=self.encode_state(entry, new_state),
             events=[self.encode_event(entry, e) for e in events],

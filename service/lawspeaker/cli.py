@@ -15,6 +15,7 @@ import uvicorn
 log = logging.getLogger("lawspeaker")
 
 GRACE_SECONDS = 5.0
+DEFAULT_SESSION_TTL = 86400
 
 
 class _EmbeddedServer(uvicorn.Server):
@@ -25,22 +26,43 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-async def serve(host: str, grpc_port: int, http_port: int, access_log: bool = False) -> None:
-    """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve(
+    host: str,
+    grpc_port: int,
+    http_port: int,
+    access_log: bool = False,
+    redis_url: str | None = None,
+    session_ttl: int = DEFAULT_SESSION_TTL,
+) -> None:
+    """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
+
+    Game sessions live in Redis when ``redis_url`` is given, else in this process (one replica).
+    """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
     from lawspeaker.rest import create_app
+    from lawspeaker.sessions.service import SessionApi
+    from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
 
     api = RulesApi()
-    grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api)
+    store: SessionStore
+    if redis_url:
+        store = RedisStore(redis_url, ttl=session_ttl)
+        log.info("game sessions in Redis at %s (idle TTL %d s)", store.where(), session_ttl)
+    else:
+        store = MemoryStore(ttl=session_ttl)
+        log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
+    sessions = SessionApi(store, api)
+    grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api, sessions)
     http = _EmbeddedServer(
         uvicorn.Config(
-            create_app(api),
+            create_app(api, sessions),
             host=host,
             port=http_port,
             log_level="info",
             lifespan="on",
             access_log=access_log,
+            timeout_graceful_shutdown=int(GRACE_SECONDS),
             http="httptools" if _has("httptools") else "h11",
         )
     )
@@ -55,6 +77,7 @@ async def serve(host: str, grpc_port: int, http_port: int, access_log: bool = Fa
         await asyncio.sleep(0.01)
     if http_task.done():  # uvicorn failed to start (e.g. port in use)
         await grpc_server.stop(0)
+        await sessions.close()
         await http_task
         raise SystemExit(1)
     bound_http = http.servers[0].sockets[0].getsockname()[1] if http.servers else http_port
@@ -64,8 +87,10 @@ async def serve(host: str, grpc_port: int, http_port: int, access_log: bool = Fa
     stopped = asyncio.create_task(stop.wait())
     await asyncio.wait({stopped, http_task}, return_when=asyncio.FIRST_COMPLETED)
     log.info("lawspeaker shutting down")
+    sessions.shutdown()  # ends watch streams
     http.should_exit = True
     await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
+    await sessions.close()
     stopped.cancel()
     log.info("lawspeaker stopped")
 
@@ -96,6 +121,18 @@ def parser() -> argparse.ArgumentParser:
         default=os.environ.get("LAWSPEAKER_ACCESS_LOG", "") not in ("", "0", "false"),
         help="log every HTTP request (env LAWSPEAKER_ACCESS_LOG=1)",
     )
+    s.add_argument(
+        "--redis-url",
+        default=os.environ.get("LAWSPEAKER_REDIS_URL") or None,
+        help="keep game sessions in this Redis, shared by every replica, e.g. redis://127.0.0.1:6379/0 "
+        "(env LAWSPEAKER_REDIS_URL); without it sessions live in this process",
+    )
+    s.add_argument(
+        "--session-ttl",
+        type=int,
+        default=_env_int("LAWSPEAKER_SESSION_TTL", DEFAULT_SESSION_TTL),
+        help="seconds a game session lives without being used (env LAWSPEAKER_SESSION_TTL)",
+    )
     g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
     g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
     o = sub.add_parser("openapi", help="write clients/openapi.json")
@@ -107,7 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        coro = serve(args.host, args.grpc_port, args.http_port, args.access_log)
+        if args.session_ttl <= 0:
+            raise SystemExit("--session-ttl must be a positive number of seconds")
+        coro = serve(
+            args.host, args.grpc_port, args.http_port, args.access_log, args.redis_url, args.session_ttl
+        )
         if _has("uvloop"):
             import uvloop
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from lawspeaker.codec import Entry
+from lawspeaker.codec.pax_penning import CODEC as PAX_PENNING_CODEC
 from lawspeaker.codec.penki import CODEC as PENKI_CODEC
 from lawspeaker.codec.valhalla import CODEC as VALHALLA_CODEC
+from lawspeaker.games.pax_penning import GAME as PAX_PENNING
 from lawspeaker.games.penki import GAME as PENKI
 from lawspeaker.games.valhalla import GAME as VALHALLA
 
 REGISTRY: dict[str, Entry[Any, Any, Any]] = {
     VALHALLA.id: Entry(VALHALLA, VALHALLA_CODEC),
+    PAX_PENNING.id: Entry(PAX_PENNING, PAX_PENNING_CODEC),
     PENKI.id: Entry(PENKI, PENKI_CODEC),
 }

@@ -1,4 +1,5 @@
-"""The REST transport: RulesService over HTTP as its ``google.api.http`` annotations say.
+"""The REST transport: RulesService and SessionService over HTTP as their ``google.api.http``
+annotations say (SessionService's server stream is a text/event-stream of Server-Sent Events).
 
 Bodies are the proto3 JSON mapping of the request message (or binary protobuf with
 ``Content-Type: application/x-protobuf``); responses are proto3 JSON, or binary protobuf when the
@@ -9,10 +10,12 @@ built from the protobuf descriptors, so it cannot drift from the contract.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -21,14 +24,18 @@ import msgspec
 from google.api import annotations_pb2
 from google.protobuf import descriptor, json_format
 from google.protobuf.message import DecodeError, Message
-from litestar import Litestar, Request, Response, get, post
+from litestar import Litestar, Request, Response, get, post, route
+from litestar.enums import HttpMethod
 from litestar.exceptions import HTTPException
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
+from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from lawspeaker import errors, proto_comments, protojson
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
-from lawspeaker.v1 import rules_service_pb2
+from lawspeaker.sessions.service import SessionApi, bearer
+from lawspeaker.v1 import rules_service_pb2, session_service_pb2
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +47,11 @@ PROBLEM_BASE = "https://lawspeaker.dev/problems/"
 API_VERSION = "v1"
 
 SERVICE: descriptor.ServiceDescriptor = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"]
+SESSION_SERVICE: descriptor.ServiceDescriptor = session_service_pb2.DESCRIPTOR.services_by_name[
+    "SessionService"
+]
+EVENT_STREAM = "text/event-stream"
+SSE_KEEPALIVE_SECONDS = 15.0
 
 # --------------------------------------------------------------------------- the contract's routes
 
@@ -49,11 +61,27 @@ class Rpc:
     """One RPC and its HTTP binding, read from the ``google.api.http`` option."""
 
     method: descriptor.MethodDescriptor
-    http_method: str  # "GET" or "POST"
+    http_method: str  # "GET", "POST" or "DELETE"
     template: str  # e.g. "/v1/games/{game}:new"
     body: str  # "" or "*"
     path_params: tuple[str, ...]
     verb: str  # the ":verb" suffix, or ""
+    module: Any  # the generated _pb2 module holding the messages
+
+    @property
+    def service(self) -> descriptor.ServiceDescriptor:
+        return self.method.containing_service
+
+    @property
+    def streaming(self) -> bool:
+        return bool(self.method.server_streaming)
+
+    @property
+    def query_params(self) -> tuple[str, ...]:
+        """The request fields a body-less RPC takes from the query string."""
+        if self.body:
+            return ()
+        return tuple(f.name for f in self.method.input_type.fields if f.name not in self.path_params)
 
     @property
     def name(self) -> str:
@@ -65,26 +93,27 @@ class Rpc:
 
     @property
     def request_type(self) -> type[Message]:
-        cls: type[Message] = getattr(rules_service_pb2, self.method.input_type.name)
+        cls: type[Message] = getattr(self.module, self.method.input_type.name)
         return cls
 
 
-def _rpcs() -> tuple[Rpc, ...]:
+def _rpcs(service: descriptor.ServiceDescriptor, module: Any) -> tuple[Rpc, ...]:
     out = []
-    for method in SERVICE.methods:
+    for method in service.methods:
         rule = method.GetOptions().Extensions[annotations_pb2.http]
         kind = rule.WhichOneof("pattern")
-        if kind not in ("get", "post"):
+        if kind not in ("get", "post", "delete"):
             raise ValueError(f"{method.name}: unsupported http pattern {kind!r}")
         template: str = getattr(rule, kind)
         last = template.rsplit("/", 1)[-1]
         verb = last.rsplit(":", 1)[1] if ":" in last else ""
         params = tuple(re.findall(r"{(\w+)}", template))
-        out.append(Rpc(method, kind.upper(), template, rule.body, params, verb))
+        out.append(Rpc(method, kind.upper(), template, rule.body, params, verb, module))
     return tuple(out)
 
 
-RPCS = _rpcs()
+RPCS = _rpcs(SERVICE, rules_service_pb2)
+SESSION_RPCS = _rpcs(SESSION_SERVICE, session_service_pb2)
 COLLECTION = "/v1/games"
 RESOURCE = "/v1/games/{game}"
 RESOURCE_ROUTE = "/v1/games/{game:str}"  # Litestar syntax; POST gets "valhalla:new" whole
@@ -280,11 +309,169 @@ def _call(api: RulesApi, rpc: Rpc, msg: Message) -> Message:
     return method(msg)
 
 
+# --------------------------------------------------------------------------- generic bindings
+
+
+def _route_path(template: str) -> str:
+    """The Litestar path of a template: the ``:verb`` is left to the handler, ``{x}`` is ``{x:str}``."""
+    last = template.rsplit("/", 1)[-1]
+    if ":" in last:
+        template = template[: template.rindex(":")]
+    return re.sub(r"{(\w+)}", r"{\1:str}", template)
+
+
+def _set_query(msg: Message, rpc: Rpc, query: Mapping[str, str]) -> None:
+    """The request fields of a body-less RPC, from the query string (proto or JSON names)."""
+    fields = msg.DESCRIPTOR.fields_by_name
+    for name in rpc.query_params:
+        f = fields[name]
+        raw = query.get(name, query.get(f.json_name))
+        if raw is None:
+            continue
+        if f.type == FD.TYPE_STRING:
+            setattr(msg, name, raw)
+            continue
+        try:
+            setattr(msg, name, int(raw))
+        except (TypeError, ValueError):
+            raise LawspeakerError(
+                ErrorCode.MALFORMED,
+                "INVALID_FIELD_VALUE",
+                f"Query parameter {f.json_name}: {raw!r} is not an integer in range.",
+                (FieldViolation(name, "must be an integer"),),
+            ) from None
+
+
+def _sse(first: Message, rest: AsyncIterator[Message]) -> ServerSentEvent:
+    """A Server-Sent Events response: one ``message`` event per streamed response (proto3 JSON), and
+    a comment line every SSE_KEEPALIVE_SECONDS of silence so that proxies keep the stream open."""
+
+    def event(msg: Message) -> ServerSentEventMessage:
+        return ServerSentEventMessage(
+            data=msgspec.json.encode(protojson.to_dict(msg)).decode(), event="message"
+        )
+
+    async def events() -> AsyncIterator[ServerSentEventMessage]:
+        yield event(first)
+        updates: asyncio.Queue[Message | LawspeakerError | None] = asyncio.Queue()
+
+        async def pump() -> None:
+            try:
+                async for msg in rest:
+                    await updates.put(msg)
+            except LawspeakerError as err:
+                await updates.put(err)
+            finally:
+                await updates.put(None)
+
+        task = asyncio.create_task(pump())
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(updates.get(), SSE_KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ServerSentEventMessage(comment="keep-alive")
+                    continue
+                if item is None:
+                    return
+                if isinstance(item, LawspeakerError):
+                    problem = {
+                        "status": errors.http_status(item),
+                        "reason": item.reason,
+                        "detail": item.message,
+                    }
+                    yield ServerSentEventMessage(data=msgspec.json.encode(problem).decode(), event="error")
+                    return
+                yield event(item)
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    return ServerSentEvent(events(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _bound_handler(
+    http_method: str,
+    path: str,
+    by_verb: Mapping[str, Rpc],
+    call: Callable[[Rpc, Message, str | None], Awaitable[Message]],
+    stream: Callable[[Rpc, Message, str | None], AsyncIterator[Message]],
+) -> HTTPRouteHandler:
+    """One Litestar handler for every RPC bound to ``http_method path`` (they differ by ``:verb``)."""
+    ends_in_param = path.endswith("}")
+    last_param = path.rsplit("{", 1)[-1].split(":", 1)[0] if ends_in_param else ""
+
+    async def handle(request: Request[Any, Any, Any]) -> Response[Any]:
+        params = {str(k): str(v) for k, v in request.path_params.items()}
+        verb = ""
+        if ends_in_param and ":" in params[last_param]:
+            params[last_param], _, verb = params[last_param].rpartition(":")
+        rpc = by_verb.get(verb)
+        if rpc is None:
+            if verb:
+                known = ", ".join(f":{v}" for v in sorted(by_verb) if v) or "none"
+                raise Problem(
+                    404,
+                    "ROUTE_NOT_FOUND",
+                    f"Unknown method ':{verb}' for {http_method}; known methods: {known}.",
+                )
+            raise Problem(
+                405, "METHOD_NOT_ALLOWED", f"Method {http_method} is not allowed for {request.url.path}."
+            )
+        token = bearer(request.headers.get("authorization"))
+        was_protobuf = False
+        if rpc.body == "*":
+            msg, was_protobuf = _decode(
+                rpc.request_type, await request.body(), request.headers.get("content-type", "")
+            )
+        else:
+            msg = rpc.request_type()
+            _set_query(msg, rpc, request.query_params)
+        for name, value in params.items():
+            in_body: str = getattr(msg, name)
+            if in_body and in_body != value:
+                raise LawspeakerError(
+                    ErrorCode.MALFORMED,
+                    f"{name.upper()}_MISMATCH",
+                    f"The body names {name} {in_body!r} but the path names {value!r}.",
+                    (FieldViolation(name, f"must be {value!r}, as in the path, or unset"),),
+                )
+            setattr(msg, name, value)
+        if rpc.streaming:
+            updates = stream(rpc, msg, token)
+            first = await updates.__anext__()  # errors before the first update are plain HTTP errors
+            return _sse(first, updates)
+        return _encode(await call(rpc, msg, token), _wants_protobuf(request, was_protobuf))
+
+    names = "_".join(r.api_method for r in by_verb.values())
+    handle.__name__ = f"{http_method.lower()}_{names}"
+    return route(path, http_method=[HttpMethod(http_method)], status_code=200, name=handle.__name__)(handle)
+
+
+def _session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
+    """The SessionService routes, as the annotations of its RPCs bind them."""
+
+    async def call(rpc: Rpc, msg: Message, token: str | None) -> Message:
+        method: Callable[[Message, str | None], Awaitable[Message]] = getattr(api, rpc.api_method)
+        return await method(msg, token)
+
+    def stream(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message]:
+        method: Callable[[Message, str | None], AsyncIterator[Message]] = getattr(api, rpc.api_method)
+        return method(msg, token)
+
+    groups: dict[tuple[str, str], dict[str, Rpc]] = {}
+    for rpc in SESSION_RPCS:
+        groups.setdefault((rpc.http_method, _route_path(rpc.template)), {})[rpc.verb] = rpc
+    return [_bound_handler(m, p, by_verb, call, stream) for (m, p), by_verb in groups.items()]
+
+
 # --------------------------------------------------------------------------- the app
 
 
-def create_app(api: RulesApi | None = None) -> Litestar:
-    """The Litestar app serving RulesService over HTTP, ``/healthz`` and ``/schema``."""
+def create_app(api: RulesApi | None = None, sessions: SessionApi | None = None) -> Litestar:
+    """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP,
+    ``/healthz`` and ``/schema``."""
     rules = api if api is not None else RulesApi()
 
     @get(COLLECTION)
@@ -337,7 +524,14 @@ def create_app(api: RulesApi | None = None) -> Litestar:
         return Response(_openapi_bytes(), media_type="application/vnd.oai.openapi+json")
 
     return Litestar(
-        route_handlers=[list_games, describe_game, custom_method, healthz, schema],
+        route_handlers=[
+            list_games,
+            describe_game,
+            custom_method,
+            healthz,
+            schema,
+            *(_session_handlers(sessions) if sessions is not None else ()),
+        ],
         exception_handlers={
             LawspeakerError: _lawspeaker_error,
             Problem: _problem,
@@ -354,6 +548,7 @@ def create_app(api: RulesApi | None = None) -> Litestar:
 
 FD = descriptor.FieldDescriptor
 REF = "#/components/schemas/"
+SEAT_TOKEN = "seatToken"
 
 _SCALARS: dict[int, dict[str, Any]] = {
     FD.TYPE_DOUBLE: {"type": "number", "format": "double"},
@@ -500,13 +695,22 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
     op: dict[str, Any] = {
         "operationId": rpc.name,
         "summary": rpc.name,
-        "tags": [SERVICE.name],
-        "description": f"{_doc(rpc.method.full_name)} (gRPC {SERVICE.full_name}/{rpc.name}.)",
+        "tags": [rpc.service.name],
+        "description": f"{_doc(rpc.method.full_name)} (gRPC {rpc.service.full_name}/{rpc.name}.)",
     }
     params = []
     for name in rpc.path_params:
         f = in_desc.fields_by_name[name]
         params.append({"name": name, "in": "path", "required": True, "schema": builder.single(f)})
+    for name in rpc.query_params:
+        f = in_desc.fields_by_name[name]
+        query = {"name": f.json_name, "in": "query", "required": False, "schema": builder.single(f)}
+        comment = proto_comments.comments().get(f.full_name)
+        if comment:
+            query["description"] = comment
+        params.append(query)
+    if rpc.service is SESSION_SERVICE:
+        op["security"] = [{}, {SEAT_TOKEN: []}]
     if params:
         op["parameters"] = params
     if rpc.body == "*":
@@ -518,16 +722,25 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
             },
         }
     statuses = [400, 404, 409, 413, 415, 500] if rpc.body else [400, 404, 500]
-    op["responses"] = {
-        "200": {
-            "description": "OK",
-            "content": {
-                JSON: {"schema": builder.message(out_desc)},
-                **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
-            },
-        },
-        **_error_responses(statuses),
+    if rpc.service is SESSION_SERVICE:
+        statuses = sorted({*statuses, 403, 409, 503})
+    ok: dict[str, Any] = {
+        JSON: {"schema": builder.message(out_desc)},
+        **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
     }
+    if rpc.streaming:
+        ok = {
+            EVENT_STREAM: {
+                "schema": {
+                    "type": "string",
+                    "description": "Server-Sent Events: each 'message' event's data is the proto3 JSON of "
+                    f"one {out_desc.full_name} (see components.schemas); an 'error' event carries "
+                    "a problem summary before the stream ends.",
+                },
+                "x-sse-data": builder.message(out_desc),
+            }
+        }
+    op["responses"] = {"200": {"description": "OK", "content": ok}, **_error_responses(statuses)}
     return op
 
 
@@ -543,7 +756,7 @@ def _sorted(value: Any) -> Any:
 def _openapi() -> dict[str, Any]:
     builder = _SchemaBuilder()
     paths: dict[str, dict[str, Any]] = {}
-    for rpc in RPCS:
+    for rpc in (*RPCS, *SESSION_RPCS):
         paths.setdefault(rpc.template, {})[rpc.http_method.lower()] = _operation(rpc, builder)
     paths["/healthz"] = {
         "get": {
@@ -576,12 +789,24 @@ def _openapi() -> dict[str, Any]:
             "description": (
                 "Rules as a service for Viking-era board games. Stateless: every request carries the "
                 "game state. Bodies are the proto3 JSON mapping of the request messages of "
-                f"{SERVICE.full_name}, or binary protobuf with Content-Type application/x-protobuf."
+                f"{SERVICE.full_name}, or binary protobuf with Content-Type application/x-protobuf. "
+                f"Server-held game sessions ({SESSION_SERVICE.full_name}, under /v1/sessions) keep the "
+                "state and its RNG on the server; a seat acts with its token in the Authorization header."
             ),
         },
-        "tags": [{"name": SERVICE.name}, {"name": "Health"}],
+        "tags": [{"name": SERVICE.name}, {"name": SESSION_SERVICE.name}, {"name": "Health"}],
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                SEAT_TOKEN: {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The secret token of one seat, as CreateSession returned it. Without "
+                    "it a session is seen as a spectator sees it.",
+                }
+            },
+        },
     }
     result: dict[str, Any] = _sorted(doc)
     return result

@@ -42,6 +42,9 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
         13,
         {"valhalla": {"scoring": "VALHALLA_SCORING_TRADITIONAL", "hagalaz": "VALHALLA_HAGALAZ_CANCELS_OWN"}},
     ),
+    ("pax-penning-3-players.json", "pax_penning", 3, 31, {}),
+    ("pax-penning-4-players.json", "pax_penning", 4, 32, {}),
+    ("pax-penning-5-players.json", "pax_penning", 5, 33, {}),
     ("penki-pair-by-pair.json", "penki", 2, 21, {}),
     (
         "penki-random-pairs-flat-stacked.json",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from lawspeaker.api import RulesApi
 from lawspeaker.cli import _EmbeddedServer
 from lawspeaker.grpc_server import create_server
 from lawspeaker.rest import create_app
+from lawspeaker.sessions.service import SessionApi
 from lawspeaker.v1 import rules_service_pb2_grpc
 
 
@@ -32,8 +33,13 @@ class Servers:
 
 
 @contextlib.contextmanager
-def run_servers(api: RulesApi | None = None) -> Iterator[Servers]:
-    """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration."""
+def run_servers(
+    api: RulesApi | None = None, sessions: Callable[[], SessionApi] | None = None
+) -> Iterator[Servers]:
+    """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration.
+
+    ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too.
+    """
     loop = asyncio.new_event_loop()
     ready = threading.Event()
     found: dict[str, Any] = {}
@@ -43,10 +49,18 @@ def run_servers(api: RulesApi | None = None) -> Iterator[Servers]:
         nonlocal stop
         stop = asyncio.Event()
         rules = api if api is not None else RulesApi()
-        grpc_server, grpc_port = await create_server("127.0.0.1:0", rules)
+        session_api = sessions() if sessions is not None else None
+        grpc_server, grpc_port = await create_server("127.0.0.1:0", rules, session_api)
         await grpc_server.start()
         http = _EmbeddedServer(
-            uvicorn.Config(create_app(rules), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+            uvicorn.Config(
+                create_app(rules, session_api),
+                host="127.0.0.1",
+                port=0,
+                log_level="warning",
+                lifespan="on",
+                timeout_graceful_shutdown=2,
+            )
         )
         task = asyncio.create_task(http.serve())
         while not http.started:
@@ -58,8 +72,12 @@ def run_servers(api: RulesApi | None = None) -> Iterator[Servers]:
         found["ports"] = (grpc_port, http.servers[0].sockets[0].getsockname()[1])
         ready.set()
         await stop.wait()
+        if session_api is not None:
+            session_api.shutdown()
         http.should_exit = True
         await asyncio.gather(grpc_server.stop(1), task)
+        if session_api is not None:
+            await session_api.close()
 
     thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
     thread.start()

@@ -1,0 +1,608 @@
+"""SessionService over protobuf messages, shared by every transport (like :class:`RulesApi`).
+
+Each RPC takes the request message and the caller's bearer token (None when absent) and returns the
+response message, or raises :class:`~lawspeaker.games.core.LawspeakerError`. The engine, the codecs
+and the encode/decode helpers are the stateless API's; this layer adds who may see and do what,
+the secret RNG, versions (etags), idempotency, the move log and undo.
+
+- A session id is ``<game>.<random>``: the game names the rules version in the store's keys, so a
+  deployment with new rules simply stops finding the old sessions.
+- Seat tokens carry 192 random bits (``secrets.token_urlsafe(24)``); only their SHA-256 is stored
+  and a presented token is compared with ``hmac.compare_digest``.
+- Responses carry ``game.view(state, seat)`` encoded with the ``rng`` field cleared.
+- A chance step is resolved by the seat to act sending the draw move; the server draws from the
+  session's RNG. With physical dice only explicit outcomes are accepted, and the server never draws.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import secrets
+import sys
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from lawspeaker.api import RulesApi
+from lawspeaker.codec import Entry, malformed
+from lawspeaker.games import core
+from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
+from lawspeaker.sessions.store import CLOSED, DELETED, Loaded, SessionKey, SessionStore, Write, WriteStatus
+from lawspeaker.v1 import game_pb2, rules_service_pb2
+from lawspeaker.v1 import session_service_pb2 as pb
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+MAX_REQUEST_ID = 128
+RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
+
+
+class Record(msgspec.Struct, array_like=True):
+    """A session as stored: creation parameters, token hashes and states (GameState protobuf bytes)."""
+
+    game: str
+    players: int
+    physical_dice: bool
+    token_hashes: list[bytes]
+    initial: bytes  # the state at creation, RNG included: undo replays the log from here
+    state: bytes  # the current state, RNG included
+    move_count: int
+
+
+class LogEntry(msgspec.Struct, array_like=True):
+    """One move of the log, with what undo needs to know about it."""
+
+    seat: int | None
+    move: bytes  # Move protobuf, as sent
+    events: list[bytes]  # GameEvent protobufs, as everyone sees them
+    chance: bool  # the move resolved a chance step
+    reveal: bool  # the move drew from the RNG or revealed hidden information
+    seat_events: dict[int, list[bytes]] | None = None  # per seat (-1: spectators), for hidden events
+
+
+_RECORD = msgspec.msgpack.Decoder(Record)
+_LOG = msgspec.msgpack.Decoder(LogEntry)
+_ENCODE = msgspec.msgpack.Encoder()
+PUBLIC = -1
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None when absent or empty)."""
+    if not header:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise denied("SEAT_TOKEN_MALFORMED", "The Authorization header must be 'Bearer <seat token>'.")
+    return token.strip()
+
+
+def denied(reason: str, message: str) -> LawspeakerError:
+    return LawspeakerError(ErrorCode.PERMISSION_DENIED, reason, message)
+
+
+def refused(reason: str, message: str, field: str = "move") -> LawspeakerError:
+    """A move or undo the session refuses (FAILED_PRECONDITION / 409) with a stable reason."""
+    return core.IllegalMove(core.Violation(reason, message, field))
+
+
+def session_not_found(session: str) -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.NOT_FOUND,
+        "SESSION_NOT_FOUND",
+        f"No session {session!r}: it never existed, was deleted, expired after being idle, or was "
+        "made by an older rules version.",
+        (FieldViolation("session", "no such session"),),
+        {"session": session},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Opened:
+    """A loaded session with its decoded parts."""
+
+    entry: Entry[Any, Any, Any]
+    key: SessionKey
+    loaded: Loaded
+    record: Record
+    seat: int | None
+
+    @property
+    def etag(self) -> str:
+        return str(self.loaded.rev)
+
+
+class SessionApi:
+    """The RPCs of SessionService, transport-agnostic, over a :class:`SessionStore`."""
+
+    def __init__(self, store: SessionStore, rules: RulesApi | None = None) -> None:
+        self.store = store
+        self.rules = rules if rules is not None else RulesApi()
+        # The version this replica wrote last, per session. A revision names one immutable record
+        # (revisions are never reused), so an apply on that etag needs no read: the compare-and-set
+        # of the write still checks the revision, the request id and that the session exists.
+        self._recent: OrderedDict[str, tuple[int, Record, int]] = OrderedDict()
+
+    def shutdown(self) -> None:
+        """Ends every watch stream, so a graceful shutdown does not wait for them."""
+        self.store.stop_watchers()
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _key(self, session: str) -> tuple[Entry[Any, Any, Any], SessionKey]:
+        if not session:
+            raise malformed("session", "is required: the id CreateSession returned", "SESSION_REQUIRED")
+        game, dot, rest = session.partition(".")
+        entry = self.rules.registry.get(game)
+        if not dot or entry is None or not rest or len(session) > 200:
+            raise session_not_found(session)
+        return entry, SessionKey(session, entry.game.rules_version)
+
+    @staticmethod
+    def _seat(record: Record, token: str | None, required: bool) -> int | None:
+        if token is None:
+            if required:
+                raise denied(
+                    "SEAT_TOKEN_REQUIRED",
+                    "This call acts for a seat: send its token as 'authorization: Bearer <token>'.",
+                )
+            return None
+        digest = hash_token(token)
+        seat = None
+        for i, stored in enumerate(record.token_hashes):  # no early exit: constant time per seat
+            if hmac.compare_digest(digest, stored):
+                seat = i
+        if seat is None:
+            raise denied("SEAT_TOKEN_INVALID", "The seat token is not valid for this session.")
+        return seat
+
+    def _remember(self, session: str, rev: int, record: Record, log_length: int) -> None:
+        self._recent[session] = (rev, record, log_length)
+        self._recent.move_to_end(session)
+        while len(self._recent) > RECENT_SESSIONS:
+            self._recent.popitem(last=False)
+
+    def _from_recent(self, session: str, token: str | None, etag: str) -> _Opened | None:
+        """The session at ``etag`` when this replica wrote that version last, without a read."""
+        found = self._recent.get(session)
+        if found is None or etag != str(found[0]):
+            return None
+        entry, key = self._key(session)
+        rev, record, log_length = found
+        return _Opened(entry, key, Loaded(rev, b"", log_length), record, self._seat(record, token, True))
+
+    async def _open(
+        self, session: str, token: str | None, required: bool = False, request_id: str = ""
+    ) -> _Opened:
+        entry, key = self._key(session)
+        idem = _idem_field(token, request_id) if request_id and token else ""
+        loaded = await self.store.load(key, idem)
+        if loaded is None:
+            raise session_not_found(session)
+        record = _RECORD.decode(loaded.data)
+        return _Opened(entry, key, loaded, record, self._seat(record, token, required))
+
+    def _state(self, entry: Entry[Any, Any, Any], data: bytes) -> Any:
+        return self.rules.decode_state(entry, game_pb2.GameState.FromString(data))
+
+    def _encode_view(
+        self, entry: Entry[Any, Any, Any], state: Any, seat: int | None, full: game_pb2.GameState | None
+    ) -> game_pb2.GameState:
+        view = entry.game.view(state, seat)
+        if view is state and full is not None:  # nothing hidden: reuse the encoded state
+            out = game_pb2.GameState()
+            out.CopyFrom(full)
+        else:
+            out = self.rules.encode_state(entry, view)
+        out.ClearField("rng")  # the RNG never leaves the server
+        return out
+
+    def _session(
+        self,
+        o: _Opened,
+        record: Record,
+        state: Any,
+        rev: int | None = None,
+        full: game_pb2.GameState | None = None,
+    ) -> pb.Session:
+        entry, g = o.entry, o.entry.game
+        out = pb.Session(
+            session=o.key.session,
+            game=g.id,
+            players=record.players,
+            etag=str(o.loaded.rev if rev is None else rev),
+            move_count=record.move_count,
+            state=self._encode_view(entry, state, o.seat, full),
+            to_act=g.to_act(state).players,
+            physical_dice=record.physical_dice,
+        )
+        if o.seat is not None:
+            out.seat = o.seat
+        outcome = g.outcome(state)
+        if outcome is not None:
+            out.game_over = True
+            out.outcome.CopyFrom(self.rules.encode_outcome(outcome))
+        return out
+
+    def _check_etag(self, o: _Opened, etag: str) -> None:
+        if not etag:
+            raise malformed(
+                "etag", f"is required: the etag of the version you saw (now {o.etag})", "ETAG_REQUIRED"
+            )
+        if etag != o.etag:
+            raise _stale(o.key.session, etag, o.etag)
+
+    def _chance_rule(self, o: _Opened, state: Any, move: Any) -> None:
+        """Physical dice take explicit outcomes only; otherwise the server draws, never the client."""
+        g = o.entry.game
+        chance = g.chance(state)
+        if chance is None:
+            return
+        explicit = any(c.move == move for c in chance.outcomes)
+        if o.record.physical_dice and not explicit and move in g.legal_moves(state):
+            raise refused(
+                "PHYSICAL_DICE_OUTCOME_REQUIRED",
+                "This session plays with physical dice: send the outcome you threw (one of the chance "
+                "step's outcomes), the server does not draw.",
+            )
+        if not o.record.physical_dice and explicit and move not in g.legal_moves(state):
+            raise refused(
+                "EXPLICIT_OUTCOME_NOT_ALLOWED",
+                "In this session the server draws chance steps from its secret RNG: send the draw move "
+                "listed by SessionLegalMoves, not an outcome (create the session with physical_dice to "
+                "enter outcomes yourself).",
+            )
+
+    def _turn_rule(self, o: _Opened, state: Any) -> None:
+        g = o.entry.game
+        if g.outcome(state) is not None:
+            return  # core.validate reports GAME_OVER
+        to_act = g.to_act(state)
+        if to_act.chance and not to_act.players:
+            return  # a draw nobody in particular makes: any seat may ask for it
+        if o.seat not in to_act.players:
+            seats = ", ".join(str(s) for s in to_act.players) or "nobody"
+            raise LawspeakerError(
+                ErrorCode.NOT_YOUR_TURN,
+                "NOT_YOUR_TURN",
+                f"Seat {o.seat} may not act now; seat(s) to act: {seats}.",
+                (FieldViolation("move", f"seat {o.seat} is not to act"),),
+            )
+
+    def _events_for(self, entry: LogEntry, seat: int | None) -> list[game_pb2.GameEvent]:
+        chosen = entry.events
+        if entry.seat_events is not None:
+            chosen = entry.seat_events.get(PUBLIC if seat is None else seat, entry.events)
+        return [game_pb2.GameEvent.FromString(e) for e in chosen]
+
+    def _visible_events(
+        self, o: _Opened, events: Sequence[core.Event]
+    ) -> tuple[list[bytes], dict[int, list[bytes]] | None]:
+        """Events as everyone sees them and, for a game with ``view_event``, per seat."""
+        encode = self.rules.encode_event
+        shared = [encode(o.entry, e).SerializeToString() for e in events]
+        view_event = _hook(o.entry.game, "view_event")
+        if view_event is None:
+            return shared, None
+        per_seat: dict[int, list[bytes]] = {}
+        for seat in (PUBLIC, *range(o.record.players)):
+            seen = [view_event(e, None if seat == PUBLIC else seat) for e in events]
+            per_seat[seat] = [encode(o.entry, e).SerializeToString() for e in seen if e is not None]
+        return per_seat[PUBLIC], per_seat
+
+    def _log_move(self, o: _Opened, number: int, entry: LogEntry) -> pb.SessionMove:
+        move = game_pb2.Move.FromString(entry.move)
+        view_move = _hook(o.entry.game, "view_move")
+        if view_move is not None and entry.seat != o.seat:
+            engine_move = self.rules.decode_move(o.entry, move, True)
+            move = self.rules.encode_move(o.entry, view_move(engine_move, entry.seat, o.seat))
+        out = pb.SessionMove(
+            number=number, move=move, events=self._events_for(entry, o.seat), chance=entry.chance
+        )
+        if entry.seat is not None:
+            out.seat = entry.seat
+        return out
+
+    # ------------------------------------------------------------------ the RPCs
+
+    async def create_session(
+        self, request: pb.CreateSessionRequest, token: str | None
+    ) -> pb.CreateSessionResponse:
+        new = rules_service_pb2.NewGameRequest(game=request.game, players=request.players)
+        if request.HasField("seed"):
+            new.seed = request.seed
+        if request.HasField("options"):
+            new.options.CopyFrom(request.options)
+        entry, state = self.rules.initial_state(new)
+        tokens = [secrets.token_urlsafe(24) for _ in range(request.players)]
+        data = self.rules.encode_state(entry, state).SerializeToString()
+        record = Record(
+            game=entry.game.id,
+            players=request.players,
+            physical_dice=request.physical_dice,
+            token_hashes=[hash_token(t) for t in tokens],
+            initial=data,
+            state=data,
+            move_count=0,
+        )
+        session = f"{entry.game.id}.{secrets.token_urlsafe(16)}"
+        key = SessionKey(session, entry.game.rules_version)
+        rev = await self.store.create(key, _ENCODE.encode(record))
+        opened = _Opened(entry, key, Loaded(rev, b"", 0), record, None)
+        return pb.CreateSessionResponse(
+            session=self._session(opened, record, state),
+            seat_tokens=[pb.SeatToken(seat=i, token=t) for i, t in enumerate(tokens)],
+        )
+
+    async def get_session(self, request: pb.GetSessionRequest, token: str | None) -> pb.GetSessionResponse:
+        o = await self._open(request.session, token)
+        return pb.GetSessionResponse(session=self._session(o, o.record, self._state(o.entry, o.record.state)))
+
+    async def list_session_moves(
+        self, request: pb.ListSessionMovesRequest, token: str | None
+    ) -> pb.ListSessionMovesResponse:
+        if request.page_size < 0:
+            raise malformed("page_size", "must not be negative", "INVALID_PAGE_SIZE")
+        size = min(request.page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        o = await self._open(request.session, token)
+        start = _page_offset(request.session, request.page_token) if request.page_token else 0
+        total = o.loaded.log_length
+        raw = await self.store.read_log(o.key, start, min(start + size, total))
+        moves = [self._log_move(o, start + i + 1, _LOG.decode(b)) for i, b in enumerate(raw)]
+        end = start + len(raw)
+        return pb.ListSessionMovesResponse(
+            moves=moves,
+            next_page_token=_page_token(request.session, end) if end < total else "",
+            total_size=total,
+        )
+
+    async def session_legal_moves(
+        self, request: pb.SessionLegalMovesRequest, token: str | None
+    ) -> pb.SessionLegalMovesResponse:
+        o = await self._open(request.session, token)
+        entry, g = o.entry, o.entry.game
+        state = self._state(entry, o.record.state)
+        to_act = g.to_act(state)
+        out = pb.SessionLegalMovesResponse(to_act=to_act.players, etag=o.etag)
+        chance = g.chance(state)
+        if chance is not None:
+            out.chance.CopyFrom(self.rules.encode_chance(entry, chance))
+        if o.seat is not None and (o.seat in to_act.players or (to_act.chance and not to_act.players)):
+            if chance is not None and o.record.physical_dice:
+                moves: Sequence[Any] = [c.move for c in chance.outcomes]
+            else:
+                moves = g.legal_moves(state)
+            out.moves.extend(self.rules.encode_move(entry, m) for m in moves)
+        outcome = g.outcome(state)
+        if outcome is not None:
+            out.game_over = True
+            out.outcome.CopyFrom(self.rules.encode_outcome(outcome))
+        return out
+
+    async def session_validate_move(
+        self, request: pb.SessionValidateMoveRequest, token: str | None
+    ) -> pb.SessionValidateMoveResponse:
+        o = await self._open(request.session, token, required=True)
+        state = self._state(o.entry, o.record.state)
+        move = self.rules.decode_move(o.entry, request.move, request.HasField("move"))
+        try:
+            self._turn_rule(o, state)
+            self._chance_rule(o, state, move)
+        except core.IllegalMove as err:
+            return pb.SessionValidateMoveResponse(
+                valid=False, violation=self.rules.encode_violation(o.entry, err.violation)
+            )
+        except LawspeakerError as err:
+            refusal = game_pb2.Violation(reason=err.reason, message=err.message, field="move")
+            return pb.SessionValidateMoveResponse(valid=False, violation=refusal)
+        violation = core.validate(o.entry.game, state, move)
+        if violation is None:
+            return pb.SessionValidateMoveResponse(valid=True)
+        return pb.SessionValidateMoveResponse(
+            valid=False, violation=self.rules.encode_violation(o.entry, violation)
+        )
+
+    async def session_apply_move(
+        self, request: pb.SessionApplyMoveRequest, token: str | None
+    ) -> pb.SessionApplyMoveResponse:
+        if len(request.request_id) > MAX_REQUEST_ID:
+            raise malformed(
+                "request_id", f"must be at most {MAX_REQUEST_ID} characters", "REQUEST_ID_TOO_LONG"
+            )
+        o = self._from_recent(request.session, token, request.etag) or await self._open(
+            request.session, token, required=True, request_id=request.request_id
+        )
+        if o.loaded.replay is not None:
+            return pb.SessionApplyMoveResponse.FromString(o.loaded.replay)
+        entry, g = o.entry, o.entry.game
+        self._check_etag(o, request.etag)
+        state = self._state(entry, o.record.state)
+        move = self.rules.decode_move(entry, request.move, request.HasField("move"))
+        self._turn_rule(o, state)
+        self._chance_rule(o, state, move)
+        was_chance = g.chance(state) is not None
+        new_state, events = self.rules.apply_checked(entry, state, move)
+        drew = entry.codec.rng_of(new_state).counter != entry.codec.rng_of(state).counter
+        reveals = _hook(g, "reveals")
+        revealed = bool(reveals(state, move, new_state)) if reveals is not None else False
+        shared, per_seat = self._visible_events(o, events)
+        log_entry = LogEntry(
+            seat=o.seat,
+            move=request.move.SerializeToString(),
+            events=shared,
+            chance=was_chance,
+            reveal=was_chance or drew or revealed,
+            seat_events=per_seat,
+        )
+        full = self.rules.encode_state(entry, new_state)
+        record = msgspec.structs.replace(
+            o.record, state=full.SerializeToString(), move_count=o.record.move_count + 1
+        )
+        response = pb.SessionApplyMoveResponse(
+            session=self._session(o, record, new_state, o.loaded.rev + 1, full),
+            events=self._events_for(log_entry, o.seat),
+        )
+        idem = _idem_field(token, request.request_id) if request.request_id and token else ""
+        written = await self.store.write(
+            o.key,
+            Write(
+                expected_rev=o.loaded.rev,
+                data=_ENCODE.encode(record),
+                push=_ENCODE.encode(log_entry),
+                idem_field=idem,
+                idem_value=response.SerializeToString() if idem else b"",
+            ),
+        )
+        if written.status is not WriteStatus.WRITTEN:
+            self._recent.pop(request.session, None)
+        if written.status is WriteStatus.REPLAY and written.replay is not None:
+            return pb.SessionApplyMoveResponse.FromString(written.replay)
+        if written.status is WriteStatus.MISSING:
+            raise session_not_found(request.session)
+        if written.status is WriteStatus.STALE:
+            raise _stale(request.session, request.etag, "newer")
+        self._remember(request.session, o.loaded.rev + 1, record, o.loaded.log_length + 1)
+        return response
+
+    async def undo_move(self, request: pb.UndoMoveRequest, token: str | None) -> pb.UndoMoveResponse:
+        self._recent.pop(request.session, None)
+        o = await self._open(request.session, token, required=True)
+        self._check_etag(o, request.etag)
+        count = o.loaded.log_length
+        if count == 0:
+            raise refused("NOTHING_TO_UNDO", "No move has been made in this session.", "session")
+        raw = await self.store.read_log(o.key, 0, count)
+        log = [_LOG.decode(b) for b in raw]
+        last = log[-1]
+        if last.seat != o.seat:
+            who = "a chance step nobody made" if last.seat is None else f"seat {last.seat}"
+            raise refused(
+                "UNDO_NOT_YOURS",
+                f"The last move was made by {who}: you may only undo your own last move.",
+                "session",
+            )
+        if last.chance or last.reveal:
+            raise refused(
+                "UNDO_AFTER_CHANCE",
+                "The last move resolved a chance step or revealed hidden information: it cannot be "
+                "taken back.",
+                "session",
+            )
+        entry = o.entry
+        state = self._state(entry, o.record.initial)
+        for past in log[:-1]:
+            move = self.rules.decode_move(entry, game_pb2.Move.FromString(past.move), True)
+            state, _ = core.apply(entry.game, state, move)
+        record = msgspec.structs.replace(
+            o.record,
+            state=self.rules.encode_state(entry, state).SerializeToString(),
+            move_count=o.record.move_count - 1,
+        )
+        written = await self.store.write(
+            o.key, Write(expected_rev=o.loaded.rev, data=_ENCODE.encode(record), pop=True)
+        )
+        if written.status is WriteStatus.MISSING:
+            raise session_not_found(request.session)
+        if written.status is not WriteStatus.WRITTEN:
+            raise _stale(request.session, request.etag, "newer")
+        return pb.UndoMoveResponse(
+            session=self._session(o, record, state, o.loaded.rev + 1),
+            undone=self._log_move(o, count, last),
+        )
+
+    async def delete_session(
+        self, request: pb.DeleteSessionRequest, token: str | None
+    ) -> pb.DeleteSessionResponse:
+        o = await self._open(request.session, token, required=True)
+        self._recent.pop(request.session, None)
+        await self.store.delete(o.key)
+        return pb.DeleteSessionResponse()
+
+    async def watch_session(
+        self, request: pb.WatchSessionRequest, token: str | None
+    ) -> AsyncIterator[pb.WatchSessionResponse]:
+        """The current version, then every new one, as the caller's seat sees it; ends on deletion."""
+        _, key = self._key(request.session)
+        async with self.store.subscribe(key) as updates:
+            o = await self._open(request.session, token)
+            yield pb.WatchSessionResponse(
+                session=self._session(o, o.record, self._state(o.entry, o.record.state))
+            )
+            last = o.loaded.rev
+            async for note in updates:
+                if note == CLOSED:
+                    return
+                if note == DELETED:
+                    yield pb.WatchSessionResponse(deleted=True)
+                    return
+                loaded = await self.store.load(key)
+                if loaded is None:
+                    yield pb.WatchSessionResponse(deleted=True)
+                    return
+                if loaded.rev <= last:
+                    continue
+                last = loaded.rev
+                record = _RECORD.decode(loaded.data)
+                now = _Opened(o.entry, key, loaded, record, o.seat)
+                yield pb.WatchSessionResponse(
+                    session=self._session(now, record, self._state(o.entry, record.state))
+                )
+
+
+def _hook(game: Any, name: str) -> Any:
+    """An optional per-game function: a method of the game, else a function of the game's module.
+
+    ``view_event(event, seat) -> Event | None`` hides an event's secrets from a seat (None drops
+    it), ``view_move(move, by_seat, seat) -> Move`` hides a move's, and ``reveals(before, move,
+    after) -> bool`` marks a move that revealed hidden information (it then cannot be undone).
+    """
+    found = getattr(game, name, None)
+    if found is None:
+        found = getattr(sys.modules.get(type(game).__module__), name, None)
+    return found if callable(found) else None
+
+
+def _stale(session: str, sent: str, current: str) -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.STALE_STATE,
+        "SESSION_ETAG_MISMATCH",
+        f"The session has moved on since etag {sent!r} (now {current}): nothing was written. Get the "
+        "session again and decide on the current version.",
+        (FieldViolation("etag", "is not the session's current etag"),),
+        {"session": session, "etag": current},
+    )
+
+
+def _idem_field(token: str | None, request_id: str) -> str:
+    """Idempotency records are per seat token, so one seat cannot replay another's request."""
+    return hash_token(token or "").hex()[:32] + ":" + request_id
+
+
+def _page_token(session: str, offset: int) -> str:
+    return base64.urlsafe_b64encode(f"{session}\n{offset}".encode()).decode().rstrip("=")
+
+
+def _page_offset(session: str, token: str) -> int:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+        owner, _, offset = raw.partition("\n")
+        value = int(offset)
+        if owner != session or value < 0:
+            raise ValueError(owner)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise malformed(
+            "page_token", "is not a next_page_token of this session's move list", "INVALID_PAGE_TOKEN"
+        ) from None
+    return value

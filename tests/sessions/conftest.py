@@ -1,0 +1,63 @@
+"""Session fixtures: every session test runs against the in-process store and a real Redis.
+
+The Redis store uses a fresh key prefix per test on 127.0.0.1:6379 and deletes its keys afterwards.
+Only an absent Redis skips the Redis half (CI starts one).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterator
+
+import pytest
+import redis
+
+from lawspeaker.sessions.store import DEFAULT_TTL_SECONDS, MemoryStore, RedisStore, SessionStore
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+StoreFactory = Callable[..., SessionStore]
+
+
+def redis_available() -> bool:
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
+    except redis.exceptions.RedisError:
+        return False
+
+
+REDIS_UP = redis_available()
+
+
+def delete_prefix(prefix: str) -> None:
+    client = redis.Redis.from_url(REDIS_URL)
+    names = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if names:
+        client.delete(*names)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store_kind(request: pytest.FixtureRequest) -> str:
+    kind: str = request.param
+    if kind == "redis" and not REDIS_UP:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    return kind
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    prefix = f"lawspeaker-test-{secrets.token_hex(6)}"
+    yield prefix
+    if REDIS_UP:
+        delete_prefix(prefix)
+
+
+@pytest.fixture
+def make_store(store_kind: str, redis_prefix: str) -> StoreFactory:
+    """Makes a store of the test's kind; call it inside the event loop that will use it."""
+
+    def make(ttl: int = DEFAULT_TTL_SECONDS) -> SessionStore:
+        if store_kind == "memory":
+            return MemoryStore(ttl=ttl)
+        return RedisStore(REDIS_URL, ttl=ttl, prefix=redis_prefix)
+
+    return make

@@ -1,0 +1,31 @@
+"""The REST routes and the OpenAPI document of SessionService come from its google.api.http options."""
+
+from __future__ import annotations
+
+import pytest
+from google.api import annotations_pb2
+
+from lawspeaker.rest import EVENT_STREAM, SESSION_RPCS, SESSION_SERVICE, openapi_document
+
+pytestmark = pytest.mark.sessions
+
+
+def test_every_session_rpc_is_documented_where_its_annotation_binds_it() -> None:
+    doc = openapi_document()
+    bound = set()
+    for method in SESSION_SERVICE.methods:
+        rule = method.GetOptions().Extensions[annotations_pb2.http]
+        kind = rule.WhichOneof("pattern")
+        template = getattr(rule, kind)
+        operation = doc["paths"][template][kind]
+        assert operation["operationId"] == method.name
+        assert {"seatToken": []} in operation["security"]
+        bound.add(method.name)
+    assert bound == {r.name for r in SESSION_RPCS} and len(bound) == 9
+    assert "seatToken" in doc["components"]["securitySchemes"]
+    watch = doc["paths"]["/v1/sessions/{session}:watch"]["get"]
+    assert EVENT_STREAM in watch["responses"]["200"]["content"]
+    moves = doc["paths"]["/v1/sessions/{session}/moves"]["get"]
+    assert {p["name"] for p in moves["parameters"]} == {"session", "pageSize", "pageToken"}
+    assert "delete" in doc["paths"]["/v1/sessions/{session}"]
+    assert {"403", "409", "503"} <= set(doc["paths"]["/v1/sessions/{session}:applyMove"]["post"]["responses"])
