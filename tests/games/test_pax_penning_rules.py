@@ -934,9 +934,9 @@ def test_a_sent_stone_colour_is_hidden_in_other_players_move_logs_and_cannot_be_
     state, _ = _rolled((3, 3, 5))
     seat, other, third = state.turn, (state.turn + 1) % 4, (state.turn + 2) % 4
     move = SendStone(seat, other)
-    assert GAME.redact_move(move, seat, seat) == move and GAME.redact_move(move, seat, other) == move
-    assert GAME.redact_move(move, seat, third) == SendStone(-1, other)
-    assert GAME.redact_move(move, seat, None) == SendStone(-1, other)
+    assert GAME.view_move(move, seat, seat) == move and GAME.view_move(move, seat, other) == move
+    assert GAME.view_move(move, seat, third) == SendStone(-1, other)
+    assert GAME.view_move(move, seat, None) == SendStone(-1, other)
     after, _ = play(state, move)
     assert GAME.reveals(state, move, after)
     assert not GAME.reveals(after, ChangeStanding(0), play(after, ChangeStanding(0))[0])

@@ -615,12 +615,10 @@ class PaxPenning:
         """An event as ``seat`` may see it (see :func:`view_event`)."""
         return view_event(event, seat)
 
-    def redact_move(self, move: Move, by_seat: int | None, seat: int | None) -> Move:
-        """A move as ``seat`` may see it in a move log: the colour of a stone sent to another House
-        is known only to the sender and the receiver (colour -1 for everyone else).
-
-        Not yet named ``view_move`` (the session service's hook): the sessions' every-game test
-        replays a spectator's move log with the stateless RPCs, which a redacted log cannot do."""
+    def view_move(self, move: Move, by_seat: int | None, seat: int | None) -> Move:
+        """A move as ``seat`` may see it in a session's move log (the session service's hook): the
+        colour of a stone sent to another House is known only to the sender and the receiver (colour
+        -1 for everyone else). The server keeps the full log, which replays to the exact state."""
         if isinstance(move, SendStone) and seat != by_seat and seat != move.house:
             return SendStone(-1, move.house)
         return move
@@ -1929,9 +1927,9 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "view(state, seat) replaces every other House by an empty colour count with size -1 "
         "(PaxPenningHouse.hidden); STONE_SENT events carry the colour with secret=true and "
         "viewers=(sender, receiver), and view_event drops it for everyone else; no event text names a "
-        "secret colour; redact_move shows another seat's SendStone with colour -1 to everyone but the "
-        "receiver (not yet wired into session move logs); moves that show a House's stone to anyone "
-        "cannot be undone (reveals).",
+        "secret colour; view_move shows another seat's SendStone with colour -1 to everyone but the "
+        "receiver (the session service applies it to every move log); moves that show a House's stone "
+        "to anyone cannot be undone (reveals).",
     ),
     Assumption(
         "DICE_SUPPLY",
