@@ -33,6 +33,7 @@ async def serve(
     access_log: bool = False,
     redis_url: str | None = None,
     session_ttl: int = DEFAULT_SESSION_TTL,
+    cors_origins: Sequence[str] = (),
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -56,7 +57,7 @@ async def serve(
     grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api, sessions)
     http = _EmbeddedServer(
         uvicorn.Config(
-            create_app(api, sessions),
+            create_app(api, sessions, cors_origins),
             host=host,
             port=http_port,
             log_level="info",
@@ -108,6 +109,10 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def _origins(value: str) -> tuple[str, ...]:
+    return tuple(o.strip() for o in value.split(",") if o.strip())
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lawspeaker", description="Rules as a service, over gRPC and REST.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -133,6 +138,13 @@ def parser() -> argparse.ArgumentParser:
         default=_env_int("LAWSPEAKER_SESSION_TTL", DEFAULT_SESSION_TTL),
         help="seconds a game session lives without being used (env LAWSPEAKER_SESSION_TTL)",
     )
+    s.add_argument(
+        "--cors-origins",
+        type=_origins,
+        default=_origins(os.environ.get("LAWSPEAKER_CORS_ORIGINS", "")),
+        help="comma-separated origins browsers may call from, e.g. https://app.example or * "
+        "(env LAWSPEAKER_CORS_ORIGINS); empty: CORS off",
+    )
     g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
     g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
     o = sub.add_parser("openapi", help="write clients/openapi.json")
@@ -147,7 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.session_ttl <= 0:
             raise SystemExit("--session-ttl must be a positive number of seconds")
         coro = serve(
-            args.host, args.grpc_port, args.http_port, args.access_log, args.redis_url, args.session_ttl
+            args.host,
+            args.grpc_port,
+            args.http_port,
+            args.access_log,
+            args.redis_url,
+            args.session_ttl,
+            args.cors_origins,
         )
         if _has("uvloop"):
             import uvloop

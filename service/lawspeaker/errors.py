@@ -1,13 +1,16 @@
 """The one mapping of :class:`~lawspeaker.games.core.ErrorCode` to gRPC and HTTP status codes.
 
-Both transports map errors here and nowhere else: gRPC sends a rich ``google.rpc.Status`` (with
+Every transport maps errors here and nowhere else: gRPC sends a rich ``google.rpc.Status`` (with
 ``ErrorInfo`` and ``BadRequest`` details), REST sends an RFC 9457 problem document built from the
-same pieces.
+same pieces, and Connect sends its JSON error (the gRPC code in lower_snake case, the same details
+as base64 protobuf).
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -96,3 +99,50 @@ def to_rpc_status(err: LawspeakerError) -> status_pb2.Status:
 def internal_rpc_status() -> status_pb2.Status:
     """The status of an unexpected failure: a generic message, nothing leaked."""
     return status_pb2.Status(code=code_pb2.INTERNAL, message="Internal error.")
+
+
+# The HTTP status of each Connect error code (the Connect protocol's own table).
+CONNECT_HTTP_STATUS: dict[str, int] = {
+    "canceled": 499,
+    "unknown": 500,
+    "invalid_argument": 400,
+    "deadline_exceeded": 504,
+    "not_found": 404,
+    "already_exists": 409,
+    "permission_denied": 403,
+    "resource_exhausted": 429,
+    "failed_precondition": 400,
+    "aborted": 409,
+    "out_of_range": 400,
+    "unimplemented": 501,
+    "internal": 500,
+    "unavailable": 503,
+    "data_loss": 500,
+    "unauthenticated": 401,
+}
+
+
+def connect_code(err: LawspeakerError) -> str:
+    """The Connect error code of an error: the gRPC code name in lower_snake case."""
+    return code_name(err).lower()
+
+
+def connect_error_body(status: status_pb2.Status) -> dict[str, Any]:
+    """The Connect JSON error of a ``google.rpc.Status``: code, message and its details, each as the
+    fully qualified type name and the base64 (unpadded) of the packed message."""
+    code = code_pb2.Code.Name(status.code).lower()
+    body: dict[str, Any] = {"code": code, "message": status.message}
+    if status.details:
+        body["details"] = [
+            {
+                "type": d.type_url.rsplit("/", 1)[-1],
+                "value": base64.b64encode(d.value).decode().rstrip("="),
+            }
+            for d in status.details
+        ]
+    return body
+
+
+def to_connect_error(err: LawspeakerError) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and Connect JSON error body of an error (the same details as gRPC's)."""
+    return CONNECT_HTTP_STATUS[connect_code(err)], connect_error_body(to_rpc_status(err))

@@ -25,6 +25,7 @@ from google.api import annotations_pb2
 from google.protobuf import descriptor, json_format
 from google.protobuf.message import DecodeError, Message
 from litestar import Litestar, Request, Response, get, post, route
+from litestar.config.cors import CORSConfig
 from litestar.enums import HttpMethod
 from litestar.exceptions import HTTPException
 from litestar.handlers import HTTPRouteHandler
@@ -469,9 +470,16 @@ def _session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
 # --------------------------------------------------------------------------- the app
 
 
-def create_app(api: RulesApi | None = None, sessions: SessionApi | None = None) -> Litestar:
-    """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP,
-    ``/healthz`` and ``/schema``."""
+def create_app(
+    api: RulesApi | None = None, sessions: SessionApi | None = None, cors_origins: Sequence[str] = ()
+) -> Litestar:
+    """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP, as
+    REST and as the Connect protocol (``lawspeaker.connect``), ``/healthz`` and ``/schema``.
+
+    ``cors_origins`` (e.g. ``["https://app.example"]`` or ``["*"]``) turns CORS on for those origins.
+    """
+    from lawspeaker import connect  # it builds on this module
+
     rules = api if api is not None else RulesApi()
 
     @get(COLLECTION)
@@ -531,7 +539,17 @@ def create_app(api: RulesApi | None = None, sessions: SessionApi | None = None) 
             healthz,
             schema,
             *(_session_handlers(sessions) if sessions is not None else ()),
+            *connect.handlers(rules, sessions),
         ],
+        cors_config=CORSConfig(
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            allow_headers=list(connect.CORS_ALLOW_HEADERS),
+            expose_headers=list(connect.CORS_EXPOSE_HEADERS),
+            max_age=7200,
+        )
+        if cors_origins
+        else None,
         exception_handlers={
             LawspeakerError: _lawspeaker_error,
             Problem: _problem,

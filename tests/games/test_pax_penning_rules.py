@@ -294,6 +294,25 @@ def test_gathering_rolls_a_die_per_silver_and_per_stone_moved_from_sigtuna() -> 
     assert "DICE_SUPPLY" in IDS
 
 
+def test_moving_stones_is_not_limited_by_the_dice_left_unless_the_option_says_so() -> None:
+    """Roll 1 die per Silver you have plus 1 die per stone you choose to move from Sigtuna to your
+    House. — the rulebook never limits the stones moved; the 12 dice cap only the pool. (Assumption
+    DICE_SUPPLY, option gathering_limited_by_dice.)"""
+    state = started(4, 1)
+    seat = state.turn
+    roads = (1,) * 10 + (0,) * (len(state.roads) - 10)
+    state = at(state, coins=coins(state, **{f"s{seat}": (False, False)}), roads=roads)
+    assert silvers(state, seat) == 2 and state.sigtuna[seat] >= 3
+    gathers = [m for m in GAME.legal_moves(state) if isinstance(m, Gather)]
+    assert Gather(seat, state.sigtuna[seat]) in gathers  # every stone in Sigtuna may move
+    moved, _ = play(state, Gather(seat, 3), Roll())
+    assert moved.to_roll == 2  # but only the 2 dice left in the supply are rolled
+    limited = state._replace(options=Options(gathering_limited_by_dice=True))
+    assert not [m for m in GAME.legal_moves(limited) if isinstance(m, Gather)]
+    refused = core.validate(GAME, limited, Gather(seat, 1))
+    assert refused is not None and refused.reason == "TOO_MANY_STONES"
+
+
 def test_gathering_without_dice_still_rolls_one() -> None:
     """If you cannot get any dice, you still roll 1 die."""
     state = started(4, 1)
@@ -523,11 +542,27 @@ def test_the_rook_places_its_die_on_an_empty_road_space() -> None:
 def test_the_rook_placing_the_last_die_ends_the_game_and_everyone_loses() -> None:
     """If you place the last die, the game ends and everyone loses. (Assumption ROOK_LAST_DIE.)"""
     roads = (3,) * 11 + (0,) * 12
-    state = resolving(started(4, 1), ROOK, 4, roads=roads)
+    start = started(4, 1)
+    # 11 dice on roads: the player rolled the 12th and assigned it to the Rook (no die left in hand)
+    state = at(start, phase=Phase.ROOK_PLACE, piece=ROOK, x=4, dice=(), roads=roads)
     state, events = play(state, PlaceDie(F5))
     assert "LAST_DIE_PLACED" in kinds(events) and state.victory == EVERYONE_LOSES
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.result is core.Result.ALL_LOSE and outcome.winners == ()
+    # the die the Rook holds is one of the 12: 11 on roads, 1 more in hand and the Rook's die is 13
+    assert GAME.check_state(start._replace(phase=Phase.ROOK_PLACE, piece=ROOK, x=4, dice=(1,), roads=roads))
+
+
+def test_the_die_waiting_to_be_placed_counts_among_the_twelve_dice() -> None:
+    """12 Dice ... Place the die on an empty Road space. If you place the last die, the game ends and
+    everyone loses. (A position with the Rook's die in hand, 11 dice on roads and another rolled die
+    would hold 13 dice: it is refused as invalid.)"""
+    start = started(4, 1)
+    roads = (3,) * 11 + (0,) * 12
+    ok = start._replace(phase=Phase.ROOK_PLACE, piece=ROOK, x=4, dice=(), roads=roads)
+    assert GAME.check_state(ok) == []
+    too_many = ok._replace(dice=(1,))
+    assert any("12 dice" in p.description for p in GAME.check_state(too_many))
 
 
 def test_the_knight_removes_a_die_of_value_x_or_less() -> None:

@@ -67,7 +67,7 @@ def test_a_session_of_every_game_matches_the_stateless_replay_in_every_view(
             assert_no_rng(log)
             assert len(log.moves) == len(kept)
             for shown, full in zip(log.moves, kept, strict=True):
-                move = game_pb2.Move.FromString(full.move)
+                move = game_pb2.Move.FromString(full.resolved if full.resolved is not None else full.move)
                 if view_move is not None and full.seat != seat:
                     engine_move = rules.decode_move(entry, move, True)
                     move = rules.encode_move(entry, view_move(engine_move, full.seat, seat))
@@ -86,5 +86,44 @@ def test_a_session_of_every_game_matches_the_stateless_replay_in_every_view(
             expected = rules.encode_state(entry, entry.game.view(full, seat))
             expected.ClearField("rng")
             assert got.session.state == expected, f"the view of seat {seat}"
+
+    run(make_store, body)
+
+
+@pytest.mark.parametrize("game", [g for g, e in sorted(REGISTRY.items()) if not hasattr(e.game, "view_move")])
+def test_a_client_replays_the_public_log_of_an_unseeded_session(game: str, make_store: StoreFactory) -> None:
+    """Server draws are logged as the explicit outcome they came to, so anyone holding the public
+    log of a game without hidden moves can replay it, without the secret seed."""
+    entry = REGISTRY[game]
+    players = entry.game.min_players
+
+    async def body(api: SessionApi) -> None:
+        made = await api.create_session(spb.CreateSessionRequest(game=game, players=players), None)
+        session, tokens = made.session.session, [t.token for t in made.seat_tokens]
+        current = made.session
+        chooser = random.Random(3)
+        for _ in range(PLIES):
+            if current.game_over:
+                break
+            seat = current.to_act[0] if current.to_act else 0
+            listed = await api.session_legal_moves(
+                spb.SessionLegalMovesRequest(session=session), tokens[seat]
+            )
+            applied = await api.session_apply_move(
+                spb.SessionApplyMoveRequest(
+                    session=session, move=chooser.choice(list(listed.moves)), etag=current.etag
+                ),
+                tokens[seat],
+            )
+            current = applied.session
+        log = await api.list_session_moves(spb.ListSessionMovesRequest(session=session, page_size=1000), None)
+        assert any(m.chance for m in log.moves)
+        rules = RulesApi()
+        state = rules.new_game(rpb.NewGameRequest(game=game, players=players, seed=12345)).state
+        for m in log.moves:
+            state = rules.apply_move(rpb.ApplyMoveRequest(game=game, state=state, move=m.move)).state
+        state.ClearField("rng")
+        public = await api.get_session(spb.GetSessionRequest(session=session), None)
+        assert public.session.state == state
 
     run(make_store, body)

@@ -7,6 +7,7 @@ import hashlib
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from redis.crc import key_slot
 
@@ -14,8 +15,8 @@ from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.registry import REGISTRY
-from lawspeaker.sessions.service import SessionApi
-from lawspeaker.sessions.store import IDEMPOTENCY_WINDOW, RedisStore, SessionKey
+from lawspeaker.sessions.service import _ENCODE, SessionApi
+from lawspeaker.sessions.store import IDEMPOTENCY_WINDOW, RedisStore, SessionKey, Write
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
@@ -461,7 +462,8 @@ def test_redis_down_is_unavailable_and_the_stateless_rpcs_still_work() -> None:
         api = SessionApi(RedisStore("redis://127.0.0.1:1/0", timeout=0.3))
         err = await error_of(api.create_session(spb.CreateSessionRequest(game="valhalla", players=2), None))
         assert err.code is ErrorCode.UNAVAILABLE and err.reason == "SESSION_STORE_UNAVAILABLE"
-        assert "nothing was written" in err.message
+        assert "all or nothing" in err.message and "request_id" in err.message
+        assert "127.0.0.1" not in err.message  # no internal addresses in client errors
         err = await error_of(api.get_session(spb.GetSessionRequest(session="valhalla.abc"), None))
         assert err.code is ErrorCode.UNAVAILABLE
         stateless = api.rules.new_game(rpb.NewGameRequest(game="valhalla", players=2, seed=1))
@@ -539,3 +541,134 @@ def test_events_in_responses_and_the_log_are_as_the_callers_seat_may_see_them(
             assert texts[who].text == "Someone cast the sticks." and not texts[who].HasField("valhalla")
 
     run(make_store, body, rules=rules)
+
+
+def test_physical_dice_never_let_the_server_draw(make_store: StoreFactory) -> None:
+    """A step with no outcome a player can enter (Penki's random deal) is refused with physical
+    dice: at creation when it is the first step, at validate and apply otherwise; nothing is written."""
+    penki_random = game_pb2.GameOptions(penki={"setup": "PENKI_SETUP_RANDOM_PAIRS"})
+
+    async def body(api: SessionApi) -> None:
+        refused = await error_of(
+            api.create_session(
+                spb.CreateSessionRequest(game="penki", players=2, options=penki_random, physical_dice=True),
+                None,
+            )
+        )
+        assert refused.code is ErrorCode.MALFORMED and refused.reason == "PHYSICAL_DICE_UNSUPPORTED"
+        # a physical-dice session that reaches such a step anyway (its record says physical dice)
+        made = await api.create_session(
+            spb.CreateSessionRequest(game="penki", players=2, options=penki_random), None
+        )
+        session, token = made.session.session, made.seat_tokens[0].token
+        opened = await api._open(session, None)
+        record = msgspec.structs.replace(opened.record, physical_dice=True)
+        await api.store.write(opened.key, Write(expected_rev=opened.loaded.rev, data=_ENCODE.encode(record)))
+        etag = str(opened.loaded.rev + 1)
+        listed = await api.session_legal_moves(spb.SessionLegalMovesRequest(session=session), token)
+        validated = await api.session_validate_move(
+            spb.SessionValidateMoveRequest(session=session, move=listed.moves[0]), token
+        )
+        assert not validated.valid and validated.violation.reason == "PHYSICAL_DICE_NO_OUTCOME"
+        err = await error_of(
+            api.session_apply_move(
+                spb.SessionApplyMoveRequest(session=session, move=listed.moves[0], etag=etag), token
+            )
+        )
+        assert err.reason == "PHYSICAL_DICE_NO_OUTCOME"
+        after = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
+        assert after.etag == etag and after.move_count == 0
+
+    run(make_store, body)
+
+
+def test_redis_refusing_to_serve_is_unavailable_too() -> None:
+    """Full (OOM), read-only after a failover, busy with a script, an aborted MULTI: UNAVAILABLE;
+    any other Redis error is a bug and stays one."""
+    from redis import exceptions
+
+    async def body() -> None:
+        store = RedisStore(REDIS_URL)
+        for err in (
+            exceptions.OutOfMemoryError("command not allowed when used memory > 'maxmemory'"),
+            exceptions.ReadOnlyError("You can't write against a read only replica."),
+            exceptions.ResponseError("BUSY Redis is busy running a script."),
+            exceptions.ExecAbortError("Transaction discarded because of previous errors."),
+            exceptions.ClusterDownError("The cluster is down"),
+        ):
+
+            async def fail(err: Exception = err) -> None:
+                raise err
+
+            caught = await error_of(store._guard(fail))
+            assert caught.code is ErrorCode.UNAVAILABLE and caught.reason == "SESSION_STORE_UNAVAILABLE"
+
+        async def bug() -> None:
+            raise exceptions.ResponseError("WRONGTYPE Operation against a key holding the wrong kind")
+
+        with pytest.raises(exceptions.ResponseError):
+            await store._guard(bug)
+        await store.close()
+
+    asyncio.run(body())
+
+
+@pytest.mark.skipif(not REDIS_UP, reason=f"no Redis at {REDIS_URL}")
+def test_watch_streams_cannot_take_the_connections_of_the_other_rpcs(redis_prefix: str) -> None:
+    """Watchers need no token; each holds a pub/sub connection, from a pool of their own."""
+
+    def make_store(**kw: Any) -> RedisStore:
+        store = RedisStore(REDIS_URL, prefix=redis_prefix, **kw)
+        store.client.connection_pool.max_connections = 4
+        return store
+
+    async def body(api: SessionApi) -> None:
+        session, _, _ = await create(api)
+        streams = [api.watch_session(spb.WatchSessionRequest(session=session), None) for _ in range(8)]
+        for stream in streams:
+            assert (await anext(stream)).session.session == session
+        got = await asyncio.gather(
+            *(api.get_session(spb.GetSessionRequest(session=session), None) for _ in range(4))
+        )
+        assert all(g.session.session == session for g in got)
+        for stream in streams:
+            await stream.aclose()
+
+    run(make_store, body)
+
+
+def test_a_request_id_reused_for_another_request_is_refused_not_replayed(make_store: StoreFactory) -> None:
+    """A retry repeats its request exactly; the same id with another move or etag is a client bug
+    (answered INVALID_ARGUMENT), never silently given the first request's result."""
+
+    async def body(api: SessionApi) -> None:
+        session, tokens, etag = await create(api, physical_dice=True)
+        first = spb.SessionApplyMoveRequest(session=session, move=explicit_cast(), etag=etag, request_id="r")
+        answer = await api.session_apply_move(first, tokens[0])
+        assert await api.session_apply_move(first, tokens[0]) == answer
+        other_move = spb.SessionApplyMoveRequest(session=session, move=CAST, etag=etag, request_id="r")
+        other_etag = spb.SessionApplyMoveRequest(
+            session=session, move=explicit_cast(), etag=answer.session.etag, request_id="r"
+        )
+        for request in (other_move, other_etag):
+            err = await error_of(api.session_apply_move(request, tokens[0]))
+            assert err.code is ErrorCode.MALFORMED and err.reason == "REQUEST_ID_REUSED"
+        after = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
+        assert after.move_count == 1 and after.etag == answer.session.etag
+
+    run(make_store, body)
+
+
+def test_watch_delivers_every_version_of_a_burst_none_skipped(make_store: StoreFactory) -> None:
+    async def body(api: SessionApi) -> None:
+        session, tokens, etag = await create(api, physical_dice=True)
+        stream = api.watch_session(spb.WatchSessionRequest(session=session), tokens[1])
+        assert (await anext(stream)).session.etag == etag
+        written = [(await play(api, session, tokens, 1)).etag for _ in range(4)]  # before any read
+        seen = [(await asyncio.wait_for(anext(stream), 5)).session for _ in written]
+        assert [s.etag for s in seen] == written and all(s.seat == 1 for s in seen)
+        for s in seen:
+            assert_no_rng(s)
+        await stream.aclose()
+
+    run(make_store, body)

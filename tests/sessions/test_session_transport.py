@@ -406,3 +406,15 @@ def test_a_quiet_sse_stream_sends_keep_alive_comments(
                 break
     assert any(line.startswith("data:") for line in lines) and lines[-1].startswith(": keep-alive")
     running.http.delete(f"/v1/sessions/{session}", headers=auth(tokens[0]))
+
+
+def test_an_overlong_session_id_is_a_clean_not_found_on_both_transports(running: Running) -> None:
+    """The id is echoed in the error, cut short: a huge one must not overflow gRPC's trailers."""
+    huge = "valhalla." + "x" * 20_000
+    with pytest.raises(grpc.RpcError) as caught:
+        running.sessions.GetSession(spb.GetSessionRequest(session=huge))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    assert reason_of(caught.value) == "SESSION_NOT_FOUND"
+    assert len(caught.value.details() or "") < 1000
+    r = running.http.get(f"/v1/sessions/{huge[:6000]}")
+    assert r.status_code == 404 and r.json()["reason"] == "SESSION_NOT_FOUND"

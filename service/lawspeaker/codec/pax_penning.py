@@ -37,7 +37,9 @@ class PaxPenningCodec:
 
     # -- options
     def options_to_proto(self, options: pp.Options) -> pb.PaxPenningOptions:
-        return pb.PaxPenningOptions(board=options.board)
+        return pb.PaxPenningOptions(
+            board=options.board, gathering_limited_by_dice=options.gathering_limited_by_dice
+        )
 
     def options_from_proto(self, msg: Any | None) -> pp.Options:
         if msg is None:
@@ -46,7 +48,7 @@ class PaxPenningCodec:
             load_board_for(msg.board)
         except pp.BoardError as err:
             raise malformed("board", str(err), "INVALID_BOARD") from None
-        return pp.Options(board=msg.board)
+        return pp.Options(board=msg.board, gathering_limited_by_dice=msg.gathering_limited_by_dice)
 
     # -- state
     def rng_of(self, state: pp.State) -> Rng:
@@ -101,7 +103,9 @@ class PaxPenningCodec:
             load_board_for(msg.options.board)
         except pp.BoardError as err:
             raise malformed("options.board", str(err), "INVALID_BOARD") from None
-        options = pp.Options(board=msg.options.board)
+        options = pp.Options(
+            board=msg.options.board, gathering_limited_by_dice=msg.options.gathering_limited_by_dice
+        )
         phase = PHASE_IN.get(msg.phase)
         if phase is None:
             raise malformed("phase", f"has no valid value (got {msg.phase})", "INVALID_ENUM")

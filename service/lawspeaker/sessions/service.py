@@ -40,6 +40,7 @@ from lawspeaker.v1 import session_service_pb2 as pb
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 MAX_REQUEST_ID = 128
+MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
 
 
@@ -64,6 +65,7 @@ class LogEntry(msgspec.Struct, array_like=True):
     chance: bool  # the move resolved a chance step
     reveal: bool  # the move drew from the RNG or revealed hidden information
     seat_events: dict[int, list[bytes]] | None = None  # per seat (-1: spectators), for hidden events
+    resolved: bytes | None = None  # for a server draw: the explicit outcome it came to (shown in logs)
 
 
 _RECORD = msgspec.msgpack.Decoder(Record)
@@ -96,6 +98,8 @@ def refused(reason: str, message: str, field: str = "move") -> LawspeakerError:
 
 
 def session_not_found(session: str) -> LawspeakerError:
+    if len(session) > MAX_SESSION_ID:  # echoed whole, a huge id would overflow gRPC's trailers
+        session = session[:MAX_SESSION_ID] + "..."
     return LawspeakerError(
         ErrorCode.NOT_FOUND,
         "SESSION_NOT_FOUND",
@@ -146,7 +150,7 @@ class SessionApi:
             raise malformed("session", "is required: the id CreateSession returned", "SESSION_REQUIRED")
         game, dot, rest = session.partition(".")
         entry = self.rules.registry.get(game)
-        if not dot or entry is None or not rest or len(session) > 200:
+        if not dot or entry is None or not rest or len(session) > MAX_SESSION_ID:
             raise session_not_found(session)
         return entry, SessionKey(session, entry.game.rules_version)
 
@@ -265,6 +269,20 @@ class SessionApi:
                 "enter outcomes yourself).",
             )
 
+    @staticmethod
+    def _draws(entry: Entry[Any, Any, Any], state: Any, new_state: Any) -> bool:
+        """True when going from ``state`` to ``new_state`` drew from the RNG."""
+        return bool(entry.codec.rng_of(new_state).counter != entry.codec.rng_of(state).counter)
+
+    def _physical_rule(self, o: _Opened, state: Any, new_state: Any) -> None:
+        """With physical dice the server never draws: a move that would draw is refused."""
+        if o.record.physical_dice and self._draws(o.entry, state, new_state):
+            raise refused(
+                "PHYSICAL_DICE_NO_OUTCOME",
+                "This session plays with physical dice, but this step has no outcome you can enter: "
+                "the server would have to draw it from its RNG. Nothing was written.",
+            )
+
     def _turn_rule(self, o: _Opened, state: Any) -> None:
         g = o.entry.game
         if g.outcome(state) is not None:
@@ -302,8 +320,32 @@ class SessionApi:
             per_seat[seat] = [encode(o.entry, e).SerializeToString() for e in seen if e is not None]
         return per_seat[PUBLIC], per_seat
 
+    def _resolved(self, entry: Entry[Any, Any, Any], state: Any, new_state: Any, events: Any) -> bytes | None:
+        """For a server draw, the explicit chance outcome that gives the same state and events, so
+        that a client can replay the log without the secret RNG; None when no listed outcome does
+        (a draw too large to list)."""
+        chance = entry.game.chance(state)
+        if chance is None:
+            return None
+
+        def fingerprint(after: Any, happened: Any) -> bytes:
+            encoded = self.rules.encode_state(entry, after)
+            encoded.ClearField("rng")
+            parts = [encoded.SerializeToString(deterministic=True)]
+            parts += [
+                self.rules.encode_event(entry, e).SerializeToString(deterministic=True) for e in happened
+            ]
+            return b"\0".join(parts)
+
+        want = fingerprint(new_state, events)
+        for outcome in chance.outcomes:
+            after, happened = entry.game.apply(state, outcome.move)
+            if not self._draws(entry, state, after) and fingerprint(after, happened) == want:
+                return bytes(self.rules.encode_move(entry, outcome.move).SerializeToString())
+        return None
+
     def _log_move(self, o: _Opened, number: int, entry: LogEntry) -> pb.SessionMove:
-        move = game_pb2.Move.FromString(entry.move)
+        move = game_pb2.Move.FromString(entry.resolved if entry.resolved is not None else entry.move)
         view_move = _hook(o.entry.game, "view_move")
         if view_move is not None and entry.seat != o.seat:
             engine_move = self.rules.decode_move(o.entry, move, True)
@@ -326,6 +368,16 @@ class SessionApi:
         if request.HasField("options"):
             new.options.CopyFrom(request.options)
         entry, state = self.rules.initial_state(new)
+        chance = entry.game.chance(state) if request.physical_dice else None
+        if chance is not None and any(
+            self._draws(entry, state, entry.game.apply(state, c.move)[0]) for c in chance.outcomes
+        ):
+            raise malformed(
+                "physical_dice",
+                f"cannot be set for this {entry.game.id} setup: its first chance step has no outcome "
+                "a player can enter (the server would draw it)",
+                "PHYSICAL_DICE_UNSUPPORTED",
+            )
         tokens = [secrets.token_urlsafe(24) for _ in range(request.players)]
         data = self.rules.encode_state(entry, state).SerializeToString()
         record = Record(
@@ -408,6 +460,11 @@ class SessionApi:
             refusal = game_pb2.Violation(reason=err.reason, message=err.message, field="move")
             return pb.SessionValidateMoveResponse(valid=False, violation=refusal)
         violation = core.validate(o.entry.game, state, move)
+        if violation is None and o.record.physical_dice and o.entry.game.chance(state) is not None:
+            try:
+                self._physical_rule(o, state, o.entry.game.apply(state, move)[0])
+            except core.IllegalMove as err:
+                violation = err.violation
         if violation is None:
             return pb.SessionValidateMoveResponse(valid=True)
         return pb.SessionValidateMoveResponse(
@@ -421,11 +478,23 @@ class SessionApi:
             raise malformed(
                 "request_id", f"must be at most {MAX_REQUEST_ID} characters", "REQUEST_ID_TOO_LONG"
             )
-        o = self._from_recent(request.session, token, request.etag) or await self._open(
-            request.session, token, required=True, request_id=request.request_id
-        )
+        cached = self._from_recent(request.session, token, request.etag)
+        if cached is not None:
+            try:
+                return await self._apply(cached, request, token)
+            except LawspeakerError as err:
+                if not request.request_id or err.code is ErrorCode.UNAVAILABLE:
+                    raise
+                # the request id may name an earlier request: answer as the read below decides
+        o = await self._open(request.session, token, required=True, request_id=request.request_id)
         if o.loaded.replay is not None:
-            return pb.SessionApplyMoveResponse.FromString(o.loaded.replay)
+            return _replayed(request, o.loaded.replay)
+        return await self._apply(o, request, token)
+
+    async def _apply(
+        self, o: _Opened, request: pb.SessionApplyMoveRequest, token: str | None
+    ) -> pb.SessionApplyMoveResponse:
+        """Checks and makes the move on the version ``o``; one compare-and-set writes it."""
         entry, g = o.entry, o.entry.game
         self._check_etag(o, request.etag)
         state = self._state(entry, o.record.state)
@@ -434,10 +503,12 @@ class SessionApi:
         self._chance_rule(o, state, move)
         was_chance = g.chance(state) is not None
         new_state, events = self.rules.apply_checked(entry, state, move)
-        drew = entry.codec.rng_of(new_state).counter != entry.codec.rng_of(state).counter
+        self._physical_rule(o, state, new_state)
+        drew = self._draws(entry, state, new_state)
         reveals = _hook(g, "reveals")
         revealed = bool(reveals(state, move, new_state)) if reveals is not None else False
         shared, per_seat = self._visible_events(o, events)
+        resolved = self._resolved(entry, state, new_state, events) if drew else None
         log_entry = LogEntry(
             seat=o.seat,
             move=request.move.SerializeToString(),
@@ -445,6 +516,7 @@ class SessionApi:
             chance=was_chance,
             reveal=was_chance or drew or revealed,
             seat_events=per_seat,
+            resolved=resolved,
         )
         full = self.rules.encode_state(entry, new_state)
         record = msgspec.structs.replace(
@@ -462,13 +534,13 @@ class SessionApi:
                 data=_ENCODE.encode(record),
                 push=_ENCODE.encode(log_entry),
                 idem_field=idem,
-                idem_value=response.SerializeToString() if idem else b"",
+                idem_value=_fingerprint(request) + response.SerializeToString() if idem else b"",
             ),
         )
         if written.status is not WriteStatus.WRITTEN:
             self._recent.pop(request.session, None)
         if written.status is WriteStatus.REPLAY and written.replay is not None:
-            return pb.SessionApplyMoveResponse.FromString(written.replay)
+            return _replayed(request, written.replay)
         if written.status is WriteStatus.MISSING:
             raise session_not_found(request.session)
         if written.status is WriteStatus.STALE:
@@ -547,15 +619,13 @@ class SessionApi:
                 if note == DELETED:
                     yield pb.WatchSessionResponse(deleted=True)
                     return
-                loaded = await self.store.load(key)
-                if loaded is None:
-                    yield pb.WatchSessionResponse(deleted=True)
-                    return
-                if loaded.rev <= last:
+                rev_text, _, data = note.partition(b":")  # the version as written: none is skipped
+                rev = int(rev_text)
+                if rev <= last:
                     continue
-                last = loaded.rev
-                record = _RECORD.decode(loaded.data)
-                now = _Opened(o.entry, key, loaded, record, o.seat)
+                last = rev
+                record = _RECORD.decode(data)
+                now = _Opened(o.entry, key, Loaded(rev, b"", record.move_count), record, o.seat)
                 yield pb.WatchSessionResponse(
                     session=self._session(now, record, self._state(o.entry, record.state))
                 )
@@ -588,6 +658,27 @@ def _stale(session: str, sent: str, current: str) -> LawspeakerError:
 def _idem_field(token: str | None, request_id: str) -> str:
     """Idempotency records are per seat token, so one seat cannot replay another's request."""
     return hash_token(token or "").hex()[:32] + ":" + request_id
+
+
+FINGERPRINT_BYTES = 16
+
+
+def _fingerprint(request: pb.SessionApplyMoveRequest) -> bytes:
+    """What identifies an apply besides its request id: the move and the etag it was based on."""
+    body = request.move.SerializeToString(deterministic=True) + b"\n" + request.etag.encode()
+    return hashlib.sha256(body).digest()[:FINGERPRINT_BYTES]
+
+
+def _replayed(request: pb.SessionApplyMoveRequest, stored: bytes) -> pb.SessionApplyMoveResponse:
+    """The first response to a retried request id; a different request under that id is refused."""
+    if stored[:FINGERPRINT_BYTES] != _fingerprint(request):
+        raise malformed(
+            "request_id",
+            "was already used by this seat for a different move or etag: a retry must repeat its "
+            "request exactly, a new request needs a new request_id",
+            "REQUEST_ID_REUSED",
+        )
+    return pb.SessionApplyMoveResponse.FromString(stored[FINGERPRINT_BYTES:])
 
 
 def _page_token(session: str, offset: int) -> str:

@@ -9,8 +9,8 @@ IDEMPOTENCY_WINDOW of them, oldest first in the list idemq).
 
 Every write is a compare-and-set on the revision, done by one Lua script that writes the record,
 the log entry and the idempotency record together, resets the sliding TTL and publishes the new
-revision, or writes nothing. Reads slide the TTL too. The stores know nothing of games or
-protobuf: they move bytes.
+revision with its record (so that every watcher gets every version, none skipped), or writes
+nothing. Reads slide the TTL too. The stores know nothing of games or protobuf: they move bytes.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 
-DELETED = "deleted"  # the pub/sub message announcing a deletion; any other message is a revision
-CLOSED = "closed"  # what subscribers get when the service shuts down
+DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
+CLOSED = b"closed"  # what subscribers get when the service shuts down
 DEFAULT_TTL_SECONDS = 86400
+MAX_WATCHERS = 1024  # watch streams per replica on Redis (one pub/sub connection each)
 IDEMPOTENCY_WINDOW = 64  # request ids remembered per session: a retry comes soon after its request
 T = TypeVar("T")
 
@@ -103,8 +104,8 @@ class SessionStore(Protocol):
         """Deletes the session; False when it did not exist."""
         ...
 
-    def subscribe(self, key: SessionKey) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
-        """Subscribed on entry: yields each new revision (as text) or DELETED."""
+    def subscribe(self, key: SessionKey) -> contextlib.AbstractAsyncContextManager[AsyncIterator[bytes]]:
+        """Subscribed on entry: yields each new version (``b"<revision>:<record>"``) or DELETED."""
         ...
 
     def stop_watchers(self) -> None:
@@ -120,8 +121,9 @@ def unavailable(detail: str) -> LawspeakerError:
     return LawspeakerError(
         ErrorCode.UNAVAILABLE,
         "SESSION_STORE_UNAVAILABLE",
-        f"The session store is unavailable ({detail}); nothing was written. Retry later: sessions "
-        "resume when the store is back, and the stateless RPCs keep working.",
+        f"The session store is unavailable ({detail}). A write is all or nothing: if it did not "
+        "reach the store, nothing changed; retry with the same request_id (and etag) to apply it at "
+        "most once. Sessions resume when the store is back; the stateless RPCs keep working.",
     )
 
 
@@ -144,7 +146,7 @@ class MemoryStore:
         self.ttl = ttl
         self._clock = clock
         self._sessions: dict[SessionKey, _MemorySession] = {}
-        self._watchers: dict[SessionKey, set[asyncio.Queue[str]]] = {}
+        self._watchers: dict[SessionKey, set[asyncio.Queue[bytes]]] = {}
         self._swept = clock()
 
     def _live(self, key: SessionKey) -> _MemorySession | None:
@@ -156,7 +158,7 @@ class MemoryStore:
             found.expires = self._clock() + self.ttl
         return found
 
-    def _publish(self, key: SessionKey, message: str) -> None:
+    def _publish(self, key: SessionKey, message: bytes) -> None:
         for queue in self._watchers.get(key, ()):
             queue.put_nowait(message)
 
@@ -194,7 +196,7 @@ class MemoryStore:
             found.idem[write.idem_field] = write.idem_value
             while len(found.idem) > IDEMPOTENCY_WINDOW:
                 del found.idem[next(iter(found.idem))]
-        self._publish(key, str(found.rev))
+        self._publish(key, b"%d:%s" % (found.rev, found.data))
         return WriteResult(WriteStatus.WRITTEN)
 
     async def read_log(self, key: SessionKey, start: int, stop: int) -> list[bytes]:
@@ -209,11 +211,11 @@ class MemoryStore:
         return existed
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[str]]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+    async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
         self._watchers.setdefault(key, set()).add(queue)
 
-        async def updates() -> AsyncIterator[str]:
+        async def updates() -> AsyncIterator[bytes]:
             while True:
                 yield await queue.get()
 
@@ -259,7 +261,7 @@ if ARGV[5] ~= '' then
   end
 end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
-redis.call('PUBLISH', ARGV[8], new_rev)
+redis.call('PUBLISH', ARGV[8], new_rev .. ':' .. ARGV[2])
 return {1}
 """
 
@@ -297,6 +299,15 @@ class RedisStore:
             health_check_interval=30,
             max_connections=256,
         )
+        # Watch streams hold one pub/sub connection each: they get their own pool, so that watchers
+        # (which need no seat token) cannot take the connections every other session RPC needs.
+        self.watch_client: Any = aioredis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            health_check_interval=30,
+            max_connections=MAX_WATCHERS,
+        )
         self._stopping = False
         self._write = self.client.register_script(_WRITE)
         self._load = self.client.register_script(_LOAD)
@@ -313,11 +324,21 @@ class RedisStore:
         try:
             return await call()
         except (TimeoutError, exceptions.ConnectionError, exceptions.TimeoutError, OSError) as err:
-            raise unavailable(f"Redis at {self.where()}: {type(err).__name__}") from None
-
-    def where(self) -> str:
-        kwargs = self.client.connection_pool.connection_kwargs
-        return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}"
+            raise unavailable(f"Redis: {type(err).__name__}") from None
+        except exceptions.ResponseError as err:
+            # Redis is up but refuses to serve for now (full, a read-only replica after a failover,
+            # a cluster reconfiguring, a long script running): unavailable too, and nothing was
+            # written (a refused script or an aborted MULTI writes nothing).
+            transient = (
+                exceptions.OutOfMemoryError,
+                exceptions.ReadOnlyError,
+                exceptions.ClusterDownError,
+                exceptions.TryAgainError,
+                exceptions.ExecAbortError,
+            )
+            if isinstance(err, transient) or str(err).startswith("BUSY"):
+                raise unavailable(f"Redis: {type(err).__name__}") from None
+            raise
 
     async def create(self, key: SessionKey, data: bytes) -> int:
         record = self.keys(key)[0]
@@ -379,16 +400,16 @@ class RedisStore:
         return await self._guard(run) > 0
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[str]]:
-        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+    async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
+        pubsub = self.watch_client.pubsub(ignore_subscribe_messages=True)
         await self._guard(lambda: pubsub.subscribe(self.channel(key)))
 
-        async def updates() -> AsyncIterator[str]:
+        async def updates() -> AsyncIterator[bytes]:
             while not self._stopping:
                 message = await self._guard(lambda: pubsub.get_message(timeout=0.5))
                 if message is not None and message.get("type") == "message":
                     data = message["data"]
-                    yield data.decode() if isinstance(data, bytes) else str(data)
+                    yield data if isinstance(data, bytes) else str(data).encode()
             yield CLOSED
 
         try:
@@ -408,7 +429,14 @@ class RedisStore:
     def stop_watchers(self) -> None:
         self._stopping = True
 
+    def where(self) -> str:
+        """host:port of the Redis server, for the service's own logs (never for clients)."""
+        kwargs = self.client.connection_pool.connection_kwargs
+        return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}"
+
     async def close(self) -> None:
         self._stopping = True
         with contextlib.suppress(Exception):
             await self.client.aclose()
+        with contextlib.suppress(Exception):
+            await self.watch_client.aclose()

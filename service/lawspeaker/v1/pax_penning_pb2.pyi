@@ -99,10 +99,12 @@ PAX_PENNING_VICTORY_JARL: PaxPenningVictory
 PAX_PENNING_VICTORY_EVERYONE_LOSES: PaxPenningVictory
 
 class PaxPenningOptions(_message.Message):
-    __slots__ = ("board",)
+    __slots__ = ("board", "gathering_limited_by_dice")
     BOARD_FIELD_NUMBER: _ClassVar[int]
+    GATHERING_LIMITED_BY_DICE_FIELD_NUMBER: _ClassVar[int]
     board: str
-    def __init__(self, board: _Optional[str] = ...) -> None: ...
+    gathering_limited_by_dice: bool
+    def __init__(self, board: _Optional[str] = ..., gathering_limited_by_dice: _Optional[bool] = ...) -> None: ...
 
 class PaxPenningHouse(_message.Message):
     __slots__ = ("stones", "hidden", "size", "coins")

@@ -52,6 +52,7 @@ COIN = -1  # the Hierarchy coin's entry in ``State.hierarchy``
 NO_VICTORY, THEGN, JARL, EVERYONE_LOSES = 0, 1, 2, 3
 VICTORY_NAMES = {THEGN: "Thegn's Victory", JARL: "Jarl's Victory", EVERYONE_LOSES: "everyone loses"}
 HIDDEN_RNG = Rng(bytes(32), 0)
+TOTAL_STONES_CAP = 1 << 30  # no limit on the stones moved in gathering (assumption DICE_SUPPLY)
 
 
 class Phase(enum.Enum):
@@ -106,9 +107,12 @@ DIE_PHASES = frozenset({Phase.SETUP_ROADBLOCK_ROLL, Phase.SETUP_DIE_ROLL, Phase.
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Options of a game. ``board`` is the JSON text of a map; empty means the reference map."""
+    """Options of a game. ``board`` is the JSON text of a map; empty means the reference map.
+    ``gathering_limited_by_dice``: a player may move only as many stones as there are dice left for
+    them (the other reading of assumption DICE_SUPPLY)."""
 
     board: str = ""
+    gathering_limited_by_dice: bool = False
 
 
 # --------------------------------------------------------------------------- moves
@@ -409,7 +413,10 @@ def _coin_supply(state: State, board: Board) -> int:
 
 
 def _gather_cap(state: State, board: Board) -> int:
-    """How many more stones may be moved from Sigtuna: one die each, as long as dice remain."""
+    """How many more stones may be moved from Sigtuna: any number (the dice pool is then capped by
+    the supply), or, with ``gathering_limited_by_dice``, one die each as long as dice remain."""
+    if not state.options.gathering_limited_by_dice:
+        return TOTAL_STONES_CAP
     return _supply(state, board) - silvers(state, state.turn) - state.moved
 
 
@@ -1538,7 +1545,8 @@ class PaxPenning:
             add(FieldViolation("runestones", "hold a player's colour or -1"))
         if any(not 0 <= v <= 6 for v in state.roads) or any(not 1 <= v <= 6 for v in state.dice):
             add(FieldViolation("roads", "dice show 1 to 6"))
-        if dice_on_roads(state) + len(state.dice) + state.to_roll > board.dice:
+        in_hand = 1 if state.phase in _DIE_IN_HAND_PHASES else 0  # the die waiting to be placed (x)
+        if dice_on_roads(state) + len(state.dice) + state.to_roll + in_hand > board.dice:
             add(FieldViolation("roads", f"there are only {board.dice} dice"))
         if _coin_supply(state, board) < 0:
             add(FieldViolation("coins", f"there are only {board.coins_total} coins"))
@@ -1777,6 +1785,7 @@ _TURN_PHASES = frozenset(
         *_PIECE_PHASES,
     }
 )
+_DIE_IN_HAND_PHASES = frozenset({Phase.ROOK_PLACE, Phase.SETUP_ROADBLOCK_PLACE, Phase.SETUP_DIE_PLACE})
 _SETUP_PLAYER_PHASES = frozenset(
     {
         Phase.SETUP_SIGTUNA,
@@ -1871,6 +1880,13 @@ OPTIONS = (
         "reference map. It is validated like the reference map.",
         "",
     ),
+    OptionInfo(
+        "gathering_limited_by_dice",
+        "Gathering: a player may move only as many stones from Sigtuna as there are dice left for them "
+        "(by default any number may be moved; the pool is capped by the dice in the supply).",
+        "false",
+        ("true", "false"),
+    ),
 )
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
@@ -1936,8 +1952,11 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "Roll 1 die per Silver you have plus 1 die per stone you choose to move from Sigtuna to your "
         "House. ... If you cannot get any dice, you still roll 1 die.",
         "The pool is min(dice in the supply, max(1, Silvers + stones moved)); the supply is the 12 dice "
-        "minus those on roads. A player may move at most as many stones as there are dice left for them "
-        "(supply - Silvers - stones already moved).",
+        "minus those on roads. Moving stones is never limited by the dice: a player may move any number "
+        "of their stones (or a blessing player's) from Sigtuna and rolls as many dice as the supply "
+        "allows.",
+        "gathering_limited_by_dice=true (a player may move at most as many stones as there are dice left "
+        "for them: supply - Silvers - stones already moved)",
     ),
     Assumption(
         "BLESSING",

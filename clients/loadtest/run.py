@@ -1,0 +1,146 @@
+"""Load-test Lawspeaker in one command: start a server on free ports, run Locust headless for a
+bounded time with the REST and gRPC players of locustfile.py, print requests/s, p50/p95/p99 per
+request type and the errors by code, and exit non-zero on any error.
+
+    python clients/loadtest/run.py                         # 10 users for 20 s
+    python clients/loadtest/run.py --users 20 --run-time 60s --redis-url redis://127.0.0.1:6379/0
+    python clients/loadtest/run.py --grpc-target host:50051 --rest-url http://host:8080  # no server
+
+Needs the dev environment plus the client and Locust:
+``pip install -e '.[dev]' -e clients/python -r clients/loadtest/requirements.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PORTS = re.compile(r"grpc_port=(\d+) http_port=(\d+)")
+
+
+def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str, str]:
+    args = [sys.executable, "-m", "lawspeaker", "serve", "--host", "127.0.0.1", "--grpc-port", "0"]
+    args += ["--http-port", "0"]
+    if redis_url:
+        args += ["--redis-url", redis_url]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        found = PORTS.search(line)
+        if found:
+            return proc, f"127.0.0.1:{found.group(1)}", f"http://127.0.0.1:{found.group(2)}"
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    sys.exit("lawspeaker serve did not report its ports")
+
+
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def report(path: Path) -> int:
+    """Print the summary of the JSON report the locustfile wrote; returns the number of errors."""
+    data = json.loads(path.read_text())
+    head = f"{'type':<5} {'request':<28} {'count':>7} {'fails':>6} {'req/s':>8} "
+    head += f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7}"
+    rule = "-" * len(head)
+
+    def line(e: dict[str, Any], kind: str, name: str) -> str:
+        return (
+            f"{kind:<5} {name:<28} {e['requests']:>7} {e['failures']:>6} {e['rps']:>8.1f} "
+            f"{e['p50']:>7.0f} {e['p95']:>7.0f} {e['p99']:>7.0f}"
+        )
+
+    print(head, rule, sep="\n")
+    for e in sorted(data["entries"], key=lambda e: (e["type"], e["name"])):
+        print(line(e, e["type"], e["name"]))
+    print(rule, line(data["total"], "", "all"), sep="\n")
+    errors: Counter[str] = Counter()
+    for f in data["failures"]:
+        code = str(f["error"]).split(" ", 1)[0] or "UNKNOWN"
+        errors[f"{code}: {f['type']} {f['name']}: {f['error']}"] += f["count"]
+    for e in data["exceptions"]:
+        errors[f"EXCEPTION: {e['message']}"] += e["count"]
+    print("\nerrors by code:" + ("" if errors else " none"))
+    for what, count in errors.most_common():
+        print(f"  {count:>7}  {what}")
+    for e in data["exceptions"][:3]:
+        print(e["traceback"])
+    if data["total"]["requests"] == 0:
+        print("no requests were made")
+        return 1
+    return sum(errors.values())
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--users", "-u", type=int, default=10, help="concurrent users, half REST, half gRPC")
+    p.add_argument("--spawn-rate", "-r", type=float, default=None, help="users started per second")
+    p.add_argument("--run-time", "-t", default="20s", help="how long to run, e.g. 15s, 2m")
+    p.add_argument("--redis-url", default=None, help="keep the server's sessions in this Redis")
+    p.add_argument("--grpc-target", default=None, help="load-test this server instead of starting one")
+    p.add_argument("--rest-url", default=None, help="with --grpc-target: its REST base URL")
+    args = p.parse_args(argv)
+    proc = None
+    if args.grpc_target or args.rest_url:
+        if not (args.grpc_target and args.rest_url):
+            p.error("--grpc-target and --rest-url go together")
+        grpc_target, rest_url = args.grpc_target, args.rest_url
+    else:
+        proc, grpc_target, rest_url = start_server(args.redis_url)
+        print(f"lawspeaker serve: gRPC {grpc_target}, REST {rest_url}", flush=True)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "report.json"
+            env = {
+                **os.environ,
+                "LAWSPEAKER_GRPC_TARGET": grpc_target,
+                "LAWSPEAKER_REST_URL": rest_url,
+                "LAWSPEAKER_LOADTEST_REPORT": str(out),
+            }
+            command = [
+                sys.executable, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
+                "--users", str(args.users), "--spawn-rate", str(args.spawn_rate or args.users),
+                "--run-time", args.run_time, "--stop-timeout", "5", "--only-summary", "--loglevel", "WARNING",
+            ]  # fmt: skip
+            print(f"locust: {args.users} users for {args.run_time}", flush=True)
+            log = Path(tmp) / "locust.log"
+            with log.open("w") as sink:
+                locust = subprocess.run(command, env=env, stdout=sink, stderr=subprocess.STDOUT, check=False)
+            print()
+            if not out.exists():
+                print(log.read_text()[-5000:])
+                print("FAILED: locust wrote no report")
+                return 1
+            errors = report(out)
+    finally:
+        if proc is not None:
+            stop_server(proc)
+    if errors or locust.returncode != 0:
+        print(f"\nFAILED: {errors} errors, locust exit code {locust.returncode}")
+        return 1
+    print("\nOK: no errors")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,186 @@
+// Plays whole games through the built client (dist/) against a real `lawspeaker serve`.
+// The server command is $LAWSPEAKER_BIN, by default the repository's ../../.venv/bin/lawspeaker.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { Code, ConnectError, createLawspeakerClients, errorInfo, withToken } from "../dist/index.js";
+
+const BIN = process.env.LAWSPEAKER_BIN ?? fileURLToPath(new URL("../../../.venv/bin/lawspeaker", import.meta.url));
+const MAX_MOVES = 5000;
+
+let server;
+let baseUrl;
+
+before(async () => {
+  server = spawn(BIN, ["serve", "--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LAWSPEAKER_REDIS_URL: "" },
+  });
+  let log = ""; // the server's log, shown only if it fails to start
+  server.stderr.on("data", (chunk) => {
+    log = (log + chunk).slice(-4000);
+  });
+  const exited = new Promise((_, reject) => {
+    server.once("error", (err) => reject(new Error(`cannot run ${BIN} (set LAWSPEAKER_BIN): ${err.message}`)));
+    server.once("exit", (code) => reject(new Error(`${BIN} serve exited early (code ${code}):\n${log}`)));
+  });
+  const ports = new Promise((resolve) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.on("line", (line) => {
+      const found = /grpc_port=(\d+) http_port=(\d+)/.exec(line);
+      if (found) resolve(Number(found[2]));
+    });
+  });
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no ports after 30 s")), 30_000).unref());
+  const httpPort = await Promise.race([ports, exited, timeout]);
+  baseUrl = `http://127.0.0.1:${httpPort}`;
+});
+
+after(async () => {
+  if (!server || server.exitCode !== null) return;
+  const stopped = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await stopped;
+});
+
+for (const [useBinaryFormat, useHttpGet] of [
+  [false, false],
+  [true, false],
+  [false, true],
+]) {
+  const format = `${useBinaryFormat ? "binary" : "JSON"}${useHttpGet ? ", GET for calls without side effects" : ""}`;
+  describe(`RulesService over Connect (${format})`, () => {
+    test("plays a whole Valhalla game", async () => {
+      const methods = new Set();
+      const fetch = (input, init) => {
+        methods.add(init?.method ?? "GET");
+        return globalThis.fetch(input, init);
+      };
+      const { rules } = createLawspeakerClients(baseUrl, { useBinaryFormat, useHttpGet, fetch });
+      const { games } = await rules.listGames({});
+      assert.ok(games.some((g) => g.id === "valhalla"));
+      let { state } = await rules.newGame({ game: "valhalla", players: 2, seed: 42n });
+      let moves = 0;
+      for (;;) {
+        const listed = await rules.legalMoves({ game: "valhalla", state });
+        if (listed.gameOver) {
+          assert.equal(listed.moves.length, 0);
+          assert.ok(listed.outcome, "a finished game has an outcome");
+          break;
+        }
+        const move = listed.moves[0];
+        const verdict = await rules.validateMove({ game: "valhalla", state, move });
+        assert.equal(verdict.valid, true);
+        const applied = await rules.applyMove({ game: "valhalla", state, move });
+        assert.ok(applied.events.length > 0);
+        state = applied.state;
+        assert.ok(++moves < MAX_MOVES, "the game did not end");
+      }
+      assert.ok(moves > 10);
+      assert.deepEqual([...methods].sort(), useHttpGet ? ["GET", "POST"] : ["POST"]);
+    });
+
+    test("an illegal move names its rule, as ValidateMove does", async () => {
+      const { rules } = createLawspeakerClients(baseUrl, { useBinaryFormat, useHttpGet });
+      const { state } = await rules.newGame({ game: "valhalla", players: 2, seed: 7n });
+      const move = { game: { case: "valhalla", value: { action: { case: "moveShip", value: { ship: 6, to: 13 } } } } };
+      const verdict = await rules.validateMove({ game: "valhalla", state, move });
+      assert.equal(verdict.valid, false);
+      await assert.rejects(rules.applyMove({ game: "valhalla", state, move }), (err) => {
+        assert.ok(err instanceof ConnectError);
+        assert.equal(err.code, Code.FailedPrecondition);
+        assert.equal(errorInfo(err)?.reason, verdict.violation.reason);
+        return true;
+      });
+      await assert.rejects(rules.newGame({ game: "chess", players: 2 }), (err) => {
+        assert.equal(ConnectError.from(err).code, Code.NotFound);
+        assert.equal(errorInfo(err)?.reason, "GAME_NOT_FOUND");
+        return true;
+      });
+    });
+  });
+}
+
+describe("SessionService over Connect", () => {
+  test("plays a whole Valhalla session game, each seat with its own token", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const created = await sessions.createSession({ game: "valhalla", players: 2 });
+    assert.equal(created.seatTokens.length, 2);
+    const id = created.session.session;
+    const tokens = new Map(created.seatTokens.map((t) => [t.seat, t.token]));
+    let session = created.session;
+    let n = 0;
+    while (!session.gameOver) {
+      const seat = session.toAct[0];
+      const listed = await sessions.sessionLegalMoves({ session: id }, withToken(tokens.get(seat)));
+      assert.ok(listed.moves.length > 0);
+      const applied = await sessions.sessionApplyMove(
+        { session: id, move: listed.moves[0], etag: listed.etag, requestId: `move-${n}` },
+        withToken(tokens.get(seat)),
+      );
+      assert.equal(applied.session.seat, seat);
+      session = applied.session;
+      assert.ok(++n < MAX_MOVES, "the session game did not end");
+    }
+    assert.ok(session.outcome);
+
+    // A client made for one seat sends its token on every call.
+    const seat0 = createLawspeakerClients(baseUrl, { token: tokens.get(0) }).sessions;
+    const mine = await seat0.getSession({ session: id });
+    assert.equal(mine.session.seat, 0);
+    assert.equal(mine.session.gameOver, true);
+    const log = await seat0.listSessionMoves({ session: id, pageSize: 1000 });
+    assert.equal(Number(log.totalSize), n);
+
+    // Without a token: the public view; a write is refused.
+    const { session: spectator } = await sessions.getSession({ session: id });
+    assert.equal(spectator.seat, undefined);
+    const other = await sessions.createSession({ game: "valhalla", players: 2 });
+    await assert.rejects(
+      sessions.sessionApplyMove({ session: other.session.session, move: castMove(), etag: other.session.etag }),
+      (err) => ConnectError.from(err).code === Code.PermissionDenied,
+    );
+    await seat0.deleteSession({ session: id });
+  });
+});
+
+describe("WatchSession over Connect (server stream)", () => {
+  for (const useBinaryFormat of [false, true]) {
+    test(`streams every new version until the session is deleted (${useBinaryFormat ? "binary" : "JSON"})`, async () => {
+      const { sessions } = createLawspeakerClients(baseUrl, { useBinaryFormat });
+      const created = await sessions.createSession({ game: "valhalla", players: 2 });
+      const id = created.session.session;
+      const seat = created.session.toAct[0];
+      const mine = withToken(created.seatTokens.find((t) => t.seat === seat).token);
+      const updates = sessions.watchSession({ session: id }, mine)[Symbol.asyncIterator]();
+      const first = await updates.next();
+      assert.equal(first.value.session.etag, created.session.etag);
+      assert.equal(first.value.session.seat, seat);
+      await sessions.sessionApplyMove({ session: id, move: castMove(), etag: created.session.etag }, mine);
+      const second = await updates.next();
+      assert.equal(Number(second.value.session.moveCount), 1);
+      await sessions.deleteSession({ session: id }, mine);
+      assert.equal((await updates.next()).value.deleted, true);
+      assert.equal((await updates.next()).done, true);
+    });
+  }
+
+  test("a watch of a missing session fails with NotFound", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    await assert.rejects(
+      (async () => {
+        for await (const _ of sessions.watchSession({ session: "valhalla.missing" })) {
+          // no update comes
+        }
+      })(),
+      (err) => ConnectError.from(err).code === Code.NotFound && errorInfo(err)?.reason === "SESSION_NOT_FOUND",
+    );
+  });
+});
+
+function castMove() {
+  return { game: { case: "valhalla", value: { action: { case: "cast", value: {} } } } };
+}
