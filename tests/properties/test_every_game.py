@@ -164,3 +164,23 @@ def test_views_hide_nothing_a_seat_may_see_and_keep_the_state_valid(game_id: str
     for state in states[::50]:
         for seat in [None, *range(game.min_players)]:
             assert game.check_state(game.view(state, seat)) == []
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if hasattr(REGISTRY[g].game, "drawn_outcome")])
+def test_drawn_outcome_names_the_outcome_the_server_draw_comes_to(game_id: str) -> None:
+    """A game's ``drawn_outcome`` (used to log server draws as explicit outcomes) agrees with its draw."""
+    entry = REGISTRY[game_id]
+    game: Any = entry.game
+    for state in playout(entry, game.min_players, game.default_options(), 11, 11):
+        chance = game.chance(state)
+        if chance is None:
+            continue
+        drawn, events = game.apply(state, game.legal_moves(state)[0])
+        explicit = game.drawn_outcome(state)
+        assert explicit in [o.move for o in chance.outcomes]
+        forced, forced_events = game.apply(state, explicit)
+        assert forced_events == events
+        a, b = API.encode_state(entry, forced), API.encode_state(entry, drawn)
+        a.ClearField("rng")
+        b.ClearField("rng")
+        assert a == b  # the same position; only the RNG counter differs

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -328,20 +329,27 @@ class SessionApi:
         if chance is None:
             return None
 
-        def fingerprint(after: Any, happened: Any) -> bytes:
-            encoded = self.rules.encode_state(entry, after)
-            encoded.ClearField("rng")
-            parts = [encoded.SerializeToString(deterministic=True)]
-            parts += [
-                self.rules.encode_event(entry, e).SerializeToString(deterministic=True) for e in happened
-            ]
-            return b"\0".join(parts)
+        def same_state(after: Any) -> bool:
+            """``after`` equals ``new_state`` but for the RNG (an explicit outcome draws nothing)."""
+            rng = entry.codec.rng_of(new_state)
+            if dataclasses.is_dataclass(after) and not isinstance(after, type):
+                return bool(dataclasses.replace(after, rng=rng) == new_state)
+            if hasattr(after, "_replace"):
+                return bool(after._replace(rng=rng) == new_state)
+            a, b = self.rules.encode_state(entry, after), self.rules.encode_state(entry, new_state)
+            a.ClearField("rng")
+            b.ClearField("rng")
+            return a.SerializeToString(deterministic=True) == b.SerializeToString(deterministic=True)
 
-        want = fingerprint(new_state, events)
-        for outcome in chance.outcomes:
-            after, happened = entry.game.apply(state, outcome.move)
-            if not self._draws(entry, state, after) and fingerprint(after, happened) == want:
-                return bytes(self.rules.encode_move(entry, outcome.move).SerializeToString())
+        drawn_outcome = _hook(entry.game, "drawn_outcome")
+        candidates = [o.move for o in chance.outcomes]
+        if drawn_outcome is not None:  # the game can name the outcome its draw comes to: try it first
+            candidates.insert(0, drawn_outcome(state))
+        for move in candidates:
+            after, happened = entry.game.apply(state, move)
+            # the events name what was drawn (a cheap first filter); then the whole state must agree
+            if happened == events and not self._draws(entry, state, after) and same_state(after):
+                return bytes(self.rules.encode_move(entry, move).SerializeToString())
         return None
 
     def _log_move(self, o: _Opened, number: int, entry: LogEntry) -> pb.SessionMove:
@@ -635,8 +643,10 @@ def _hook(game: Any, name: str) -> Any:
     """An optional per-game function: a method of the game, else a function of the game's module.
 
     ``view_event(event, seat) -> Event | None`` hides an event's secrets from a seat (None drops
-    it), ``view_move(move, by_seat, seat) -> Move`` hides a move's, and ``reveals(before, move,
-    after) -> bool`` marks a move that revealed hidden information (it then cannot be undone).
+    it), ``view_move(move, by_seat, seat) -> Move`` hides a move's, ``reveals(before, move, after)
+    -> bool`` marks a move that revealed hidden information (it then cannot be undone), and
+    ``drawn_outcome(state) -> Move`` names the explicit outcome a server draw in ``state`` comes to
+    (a shortcut; the session checks it by applying it).
     """
     found = getattr(game, name, None)
     if found is None:

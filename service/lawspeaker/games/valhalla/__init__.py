@@ -396,6 +396,11 @@ class Valhalla:
             _CHANCE_CACHE[key] = cached
         return cached
 
+    def drawn_outcome(self, state: State) -> Move:
+        """The explicit cast a server draw in ``state`` comes to (the same RNG draw as ``apply``)."""
+        index, _ = state.rng.below(16)
+        return Cast(ALL_STICKS[index])
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.OVER:
             return None
