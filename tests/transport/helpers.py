@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, TypeVar
 
 import httpx
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
-from lawspeaker.v1 import rules_service_pb2_grpc
 
 PROTOBUF = "application/x-protobuf"
 VERBS = {
@@ -68,4 +69,52 @@ def both(
     return over_grpc
 
 
-__all__ = ["PROTOBUF", "body_json", "both", "pb", "rest"]
+def play(
+    stub: rules_service_pb2_grpc.RulesServiceStub,
+    http: httpx.Client,
+    game: str,
+    seed: int,
+    players: int = 2,
+    options: game_pb2.GameOptions | None = None,
+    protobuf: bool = False,
+    explicit_outcomes: float = 0.0,
+    max_steps: int = 5000,
+) -> tuple[int, game_pb2.GameState, pb.LegalMovesResponse]:
+    """Play a whole game over both transports at once (every answer compared by :func:`both`):
+    LegalMoves, ValidateMove of a random listed move (or, with probability ``explicit_outcomes``, an
+    explicit chance outcome), ApplyMove. Returns the moves applied, the final state and the final
+    LegalMoves answer."""
+    chooser = random.Random(seed)
+    new = pb.NewGameRequest(game=game, players=players, seed=seed)
+    if options is not None:
+        new.options.CopyFrom(options)
+    state = both(stub, http, "NewGame", new, pb.NewGameResponse, protobuf).state
+    assert state.WhichOneof("game") == game
+    for step in range(max_steps):
+        listed = both(
+            stub,
+            http,
+            "LegalMoves",
+            pb.LegalMovesRequest(game=game, state=state),
+            pb.LegalMovesResponse,
+            protobuf,
+        )
+        if listed.game_over:
+            assert not listed.moves and listed.outcome.summary
+            return step, state, listed
+        assert listed.moves, f"no legal moves at step {step} but the game is not over"
+        assert listed.to_act or listed.HasField("chance")
+        move = chooser.choice(list(listed.moves))
+        if listed.HasField("chance") and chooser.random() < explicit_outcomes:
+            move = chooser.choice(list(listed.chance.outcomes)).move
+        request = pb.ValidateMoveRequest(game=game, state=state, move=move)
+        verdict = both(stub, http, "ValidateMove", request, pb.ValidateMoveResponse, protobuf)
+        assert verdict.valid, verdict.violation
+        apply = pb.ApplyMoveRequest(game=game, state=state, move=move)
+        applied = both(stub, http, "ApplyMove", apply, pb.ApplyMoveResponse, protobuf)
+        assert applied.events, "every move reports what happened"
+        state = applied.state
+    raise AssertionError(f"{game} with seed {seed} did not end in {max_steps} moves")
+
+
+__all__ = ["PROTOBUF", "body_json", "both", "pb", "play", "rest"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import grpc
 import httpx
 import pytest
@@ -12,11 +10,9 @@ from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 
-from .helpers import both
+from .helpers import play as play_game
 
 pytestmark = pytest.mark.transport
-
-MAX_STEPS = 5000
 
 
 def play(
@@ -26,49 +22,11 @@ def play(
     options: game_pb2.GameOptions | None = None,
     protobuf: bool = False,
 ) -> int:
-    """Play one game to the end; returns the number of moves applied."""
-    rng = random.Random(seed)
-    new = pb.NewGameRequest(game="valhalla", players=2, seed=seed)
-    if options is not None:
-        new.options.CopyFrom(options)
-    state = both(stub, http, "NewGame", new, pb.NewGameResponse, protobuf).state
-    assert state.WhichOneof("game") == "valhalla"
-    for step in range(MAX_STEPS):
-        legal = both(
-            stub,
-            http,
-            "LegalMoves",
-            pb.LegalMovesRequest(game="valhalla", state=state),
-            pb.LegalMovesResponse,
-            protobuf,
-        )
-        if legal.game_over:
-            assert not legal.moves
-            assert legal.outcome.result == game_pb2.GAME_RESULT_WIN
-            assert state.valhalla.phase == valhalla_pb2.VALHALLA_PHASE_OVER
-            return step
-        assert legal.moves, f"no legal moves at step {step} but the game is not over"
-        move = rng.choice(list(legal.moves))
-        verdict = both(
-            stub,
-            http,
-            "ValidateMove",
-            pb.ValidateMoveRequest(game="valhalla", state=state, move=move),
-            pb.ValidateMoveResponse,
-            protobuf,
-        )
-        assert verdict.valid, verdict.violation
-        applied = both(
-            stub,
-            http,
-            "ApplyMove",
-            pb.ApplyMoveRequest(game="valhalla", state=state, move=move),
-            pb.ApplyMoveResponse,
-            protobuf,
-        )
-        assert applied.events, "every move reports what happened"
-        state = applied.state
-    raise AssertionError(f"game with seed {seed} did not end in {MAX_STEPS} moves")
+    """Play one Valhalla game to the end over both transports; returns the number of moves applied."""
+    steps, state, listed = play_game(stub, http, "valhalla", seed, options=options, protobuf=protobuf)
+    assert listed.outcome.result == game_pb2.GAME_RESULT_WIN
+    assert state.valhalla.phase == valhalla_pb2.VALHALLA_PHASE_OVER
+    return steps
 
 
 @pytest.mark.parametrize("seed", [1, 7, 2024])

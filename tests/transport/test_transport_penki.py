@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import httpx
 import pytest
 
@@ -11,10 +9,9 @@ from lawspeaker.v1 import game_pb2, penki_pb2, rules_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
 
 from .helpers import both
+from .helpers import play as play_game
 
 pytestmark = pytest.mark.transport
-
-MAX_STEPS = 500
 
 
 def play(
@@ -25,45 +22,9 @@ def play(
     protobuf: bool = False,
 ) -> int:
     """Play one Penki game to the end over both transports; returns the number of moves applied."""
-    rng = random.Random(seed)
-    new = pb.NewGameRequest(game="penki", players=2, seed=seed)
-    if options is not None:
-        new.options.CopyFrom(options)
-    state = both(stub, http, "NewGame", new, pb.NewGameResponse, protobuf).state
-    assert state.WhichOneof("game") == "penki"
-    for step in range(MAX_STEPS):
-        legal = both(
-            stub,
-            http,
-            "LegalMoves",
-            pb.LegalMovesRequest(game="penki", state=state),
-            pb.LegalMovesResponse,
-            protobuf,
-        )
-        if legal.game_over:
-            assert not legal.moves and state.penki.phase == penki_pb2.PENKI_PHASE_OVER
-            return step
-        move = rng.choice(list(legal.moves))
-        verdict = both(
-            stub,
-            http,
-            "ValidateMove",
-            pb.ValidateMoveRequest(game="penki", state=state, move=move),
-            pb.ValidateMoveResponse,
-            protobuf,
-        )
-        assert verdict.valid, verdict.violation
-        applied = both(
-            stub,
-            http,
-            "ApplyMove",
-            pb.ApplyMoveRequest(game="penki", state=state, move=move),
-            pb.ApplyMoveResponse,
-            protobuf,
-        )
-        assert applied.events
-        state = applied.state
-    raise AssertionError(f"game with seed {seed} did not end in {MAX_STEPS} moves")
+    steps, state, _ = play_game(stub, http, "penki", seed, options=options, protobuf=protobuf, max_steps=500)
+    assert state.penki.phase == penki_pb2.PENKI_PHASE_OVER
+    return steps
 
 
 @pytest.mark.parametrize("seed", [3, 11])
