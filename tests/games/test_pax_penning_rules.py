@@ -256,7 +256,8 @@ def test_setup_stones_may_be_any_colour_in_the_house() -> None:
 
 def test_three_players_get_one_more_coin_more_house_stones_and_a_second_runestone() -> None:
     """At 3 players: Start with 1 more coin. Place 2 more stones in the other players' Houses and 1
-    more stone at an empty Crossroads."""
+    more stone at an empty Crossroads. (Assumption THREE_PLAYER_EXTRAS.)"""
+    assert "THREE_PLAYER_EXTRAS" in IDS
     state = started(3, 2)
     assert all(len(row) == 3 for row in state.coins)
     assert sum(1 for r in state.runestones if r >= 0) == 6

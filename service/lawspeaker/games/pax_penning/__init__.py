@@ -1920,6 +1920,13 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "the next hierarchy slot (uniform among those left), every die (1/6 each).",
     ),
     Assumption(
+        "THREE_PLAYER_EXTRAS",
+        "At 3 players: Start with 1 more coin. Place 2 more stones in the other players' Houses and 1 "
+        "more stone at an empty Crossroads.",
+        "Each player starts with 3 coins, places 2 more stones in each other player's House (4 to each, "
+        "so every House receives 8 stones as at 5 players) and raises 2 setup runestones.",
+    ),
+    Assumption(
         "SETUP_STONES",
         "In Hierarchy Order (top to bottom), each player places 4 stones in Sigtuna, 2 stones in every "
         "other player's House, 1 stone at an empty Crossroads as a Runestone, and rolls and places 1 die "
