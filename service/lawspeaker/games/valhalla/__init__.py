@@ -326,12 +326,23 @@ def _mover_colour(state: State) -> int:
     return _colour_of_seat(state, state.turn)
 
 
-def _current_moves(state: State) -> list[MoveShip]:
+_LAST: tuple[State | None, tuple[MoveShip, ...]] = (None, ())
+
+
+def _current_moves(state: State) -> tuple[MoveShip, ...]:
+    """The ship moves of the player on turn. The last answer is kept for the same (immutable) state
+    object: a request checks the state, lists or validates, then applies, asking the same question."""
+    global _LAST
+    last_state, last_moves = _LAST
+    if last_state is state:
+        return last_moves
     colour = _mover_colour(state)
     natural_one = (
         state.phase is Phase.MOVE and state.cast is not None and is_natural_one(state.cast, state.options)
     )
-    return ship_moves(state, colour, state.points, natural_one)
+    moves = tuple(ship_moves(state, colour, state.points, natural_one))
+    _LAST = (state, moves)
+    return moves
 
 
 # --------------------------------------------------------------------------- the game
@@ -378,7 +389,7 @@ class Valhalla:
             return (_DRAW,)
         if phase is Phase.OVER:
             return ()
-        return _current_moves(state)
+        return list(_current_moves(state))
 
     def chance(self, state: State) -> Chance[Move] | None:
         if state.phase is not Phase.CAST and state.phase is not Phase.CHOOSING_COLOURS:
@@ -773,7 +784,18 @@ class Valhalla:
             add(FieldViolation("ships", f"must hold exactly {SHIPS} light and {SHIPS} dark ships"))
             return problems
         seen: dict[int, int] = {}
+        waiting_allowed = state.options.start is Start.ENTER
         for i, p in enumerate(state.positions):
+            if (
+                0 < p < GATE
+                and p != ROCKY_SHOAL
+                and p not in seen
+                and (not state.repair[i] or p == REPAIR_YARD)
+            ):
+                seen[p] = i  # the common case: a ship alone on a space of the board
+                continue
+            if ((p == 0 and waiting_allowed) or p == GATE) and not state.repair[i]:
+                continue
             f = f"ships[{i}].position"
             label = f"{COLOUR_NAMES[i // SHIPS]} ship {i % SHIPS + 1}"
             if not 0 <= p <= GATE:
