@@ -45,15 +45,21 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> No
     raise AssertionError("abort_with_status returned")  # pragma: no cover
 
 
+async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, err: Exception) -> NoReturn:
+    """End the call with the error's rich status; an unexpected error is logged and becomes a bare
+    INTERNAL with nothing leaked."""
+    if isinstance(err, LawspeakerError):
+        await _abort(context, errors.to_rpc_status(err))
+    log.error("unexpected error in %s", method, exc_info=err)
+    await _abort(context, errors.internal_rpc_status())
+
+
 def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
     async def handle(request: Message, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
             return call(request)
-        except LawspeakerError as err:
-            await _abort(context, errors.to_rpc_status(err))
-        except Exception:
-            log.exception("unexpected error in %s", method)
-            await _abort(context, errors.internal_rpc_status())
+        except Exception as err:  # every failure is mapped once, in _fail
+            await _fail(context, method, err)
 
     handle.__name__ = method
     return handle
@@ -71,11 +77,8 @@ def _session_unary(method: str, call: Callable[[Any, str | None], Awaitable[Mess
     async def handle(request: Message, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
             return await call(request, _token(context))
-        except LawspeakerError as err:
-            await _abort(context, errors.to_rpc_status(err))
-        except Exception:
-            log.exception("unexpected error in %s", method)
-            await _abort(context, errors.internal_rpc_status())
+        except Exception as err:  # every failure is mapped once, in _fail
+            await _fail(context, method, err)
 
     handle.__name__ = method
     return handle
@@ -88,11 +91,8 @@ def _session_stream(
         try:
             async for item in call(request, _token(context)):
                 yield item
-        except LawspeakerError as err:
-            await _abort(context, errors.to_rpc_status(err))
-        except Exception:
-            log.exception("unexpected error in %s", method)
-            await _abort(context, errors.internal_rpc_status())
+        except Exception as err:  # every failure is mapped once, in _fail
+            await _fail(context, method, err)
 
     handle.__name__ = method
     return handle

@@ -25,6 +25,22 @@ def malformed(field: str, description: str, reason: str = "MALFORMED_FIELD") -> 
     )
 
 
+def inverse(mapping: dict[Any, Any]) -> dict[int, Any]:
+    """The inverse of an engine value -> protobuf enum number table."""
+    return {value: key for key, value in mapping.items()}
+
+
+def enum_value(value: int, table: dict[int, Any], field: str, default: Any = None) -> Any:
+    """The engine value of a protobuf enum number; 0 (unset) means ``default`` when one is given.
+    An unknown number is a client error naming the field."""
+    if value == 0 and default is not None:
+        return default
+    found = table.get(value)
+    if found is None:
+        raise malformed(field, f"has no valid value (got {value})", "INVALID_ENUM")
+    return found
+
+
 class GameCodec(Protocol, Generic[S, M, O]):
     """Maps one game's engine values to and from its protobuf messages.
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from lawspeaker.codec import malformed
+from lawspeaker.codec import enum_value, inverse, malformed
 from lawspeaker.games import penki as p
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import penki_pb2 as pb
@@ -26,21 +26,8 @@ PHASE = {
 PIECE = {p.LIGHT: pb.PENKI_PIECE_LIGHT, p.DARK: pb.PENKI_PIECE_DARK, p.JOKER: pb.PENKI_PIECE_JOKER}
 
 
-def _inverse(mapping: dict[Any, Any]) -> dict[int, Any]:
-    return {value: key for key, value in mapping.items()}
-
-
-SETUP_IN, TILES_IN, ALIGNMENT_IN = _inverse(SETUP), _inverse(TILES), _inverse(ALIGNMENT)
-PHASE_IN, PIECE_IN = _inverse(PHASE), _inverse(PIECE)
-
-
-def _enum(value: int, table: dict[int, Any], field: str, default: Any = None) -> Any:
-    if value == 0 and default is not None:
-        return default
-    found = table.get(value)
-    if found is None:
-        raise malformed(field, f"has no valid value (got {value})", "INVALID_ENUM")
-    return found
+SETUP_IN, TILES_IN, ALIGNMENT_IN = inverse(SETUP), inverse(TILES), inverse(ALIGNMENT)
+PHASE_IN, PIECE_IN = inverse(PHASE), inverse(PIECE)
 
 
 def _piece(value: int, field: str) -> int:
@@ -99,9 +86,9 @@ class PenkiCodec:
         if msg is None:
             return d
         return p.Options(
-            setup=_enum(msg.setup, SETUP_IN, "setup", d.setup),
-            tiles=_enum(msg.tiles, TILES_IN, "tiles", d.tiles),
-            alignment=_enum(msg.alignment, ALIGNMENT_IN, "alignment", d.alignment),
+            setup=enum_value(msg.setup, SETUP_IN, "setup", d.setup),
+            tiles=enum_value(msg.tiles, TILES_IN, "tiles", d.tiles),
+            alignment=enum_value(msg.alignment, ALIGNMENT_IN, "alignment", d.alignment),
         )
 
     # -- state
@@ -122,7 +109,7 @@ class PenkiCodec:
 
     def state_from_proto(self, msg: Any, rng: Rng) -> p.State:
         options = self.options_from_proto(msg.options)
-        phase = _enum(msg.phase, PHASE_IN, "phase")
+        phase = enum_value(msg.phase, PHASE_IN, "phase")
         if len(msg.hands) != 2:
             raise InvalidState(
                 [FieldViolation("hands", f"must list exactly two hands, not {len(msg.hands)}")]

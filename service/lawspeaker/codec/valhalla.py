@@ -6,7 +6,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from lawspeaker.codec import malformed
+from lawspeaker.codec import enum_value, inverse, malformed
 from lawspeaker.games import valhalla as v
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import valhalla_pb2 as pb
@@ -27,21 +27,8 @@ PHASE = {
 COLOUR = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
 
 
-def _inverse(mapping: dict[Any, Any]) -> dict[int, Any]:
-    return {value: key for key, value in mapping.items()}
-
-
-START_IN, SCORING_IN, HAGALAZ_IN = _inverse(START), _inverse(SCORING), _inverse(HAGALAZ)
-PHASE_IN, COLOUR_IN = _inverse(PHASE), _inverse(COLOUR)
-
-
-def _enum(value: int, table: dict[int, Any], field: str, default: Any = None) -> Any:
-    if value == 0 and default is not None:
-        return default
-    found = table.get(value)
-    if found is None:
-        raise malformed(field, f"has no valid value (got {value})", "INVALID_ENUM")
-    return found
+START_IN, SCORING_IN, HAGALAZ_IN = inverse(START), inverse(SCORING), inverse(HAGALAZ)
+PHASE_IN, COLOUR_IN = inverse(PHASE), inverse(COLOUR)
 
 
 def sticks_to_proto(s: v.Sticks) -> pb.ValhallaSticks:
@@ -71,9 +58,9 @@ class ValhallaCodec:
             return v.Options()
         d = v.Options()
         return v.Options(
-            start=_enum(msg.start, START_IN, "start", d.start),
-            scoring=_enum(msg.scoring, SCORING_IN, "scoring", d.scoring),
-            hagalaz=_enum(msg.hagalaz, HAGALAZ_IN, "hagalaz", d.hagalaz),
+            start=enum_value(msg.start, START_IN, "start", d.start),
+            scoring=enum_value(msg.scoring, SCORING_IN, "scoring", d.scoring),
+            hagalaz=enum_value(msg.hagalaz, HAGALAZ_IN, "hagalaz", d.hagalaz),
             doubles=msg.doubles,
         )
 
@@ -104,7 +91,7 @@ class ValhallaCodec:
 
     def state_from_proto(self, msg: Any, rng: Rng) -> v.State:
         options = self.options_from_proto(msg.options)
-        phase = _enum(msg.phase, PHASE_IN, "phase")
+        phase = enum_value(msg.phase, PHASE_IN, "phase")
         n = v.SHIPS
         if len(msg.ships) != 2 * n:
             raise InvalidState(
