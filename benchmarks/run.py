@@ -15,6 +15,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -51,6 +52,34 @@ NOTES = [
 def row(*cells: str) -> str:
     """One markdown table row."""
     return "| " + " | ".join(cells) + " |"
+
+
+def ratio_rows(pairs: list[tuple[Any, Any]], goal: float) -> list[str]:
+    """Two table rows per (baseline, measured) pair of loads: the baseline, then the measured load
+    with its ratio to the baseline and whether it meets ``goal``."""
+    out = []
+    for base, measured in pairs:
+        ratio = measured.rps / base.rps
+        transport = base.name.split()[0]
+        met = "yes" if ratio >= goal else "NO"
+        for load, rel, target, verdict in (
+            (base, "1.00x", "", ""),
+            (measured, f"{ratio:.2f}x", f"{goal:.2f}x", met),
+        ):
+            out.append(
+                row(
+                    transport,
+                    load.name,
+                    f"{load.rps:,.0f}",
+                    f"{load.p50_ms:.2f}",
+                    f"{load.p99_ms:.2f}",
+                    str(load.errors),
+                    rel,
+                    target,
+                    verdict,
+                )
+            )
+    return out
 
 
 def main() -> None:
@@ -104,26 +133,7 @@ def main() -> None:
             "| transport | request | requests/s | p50 ms | p99 ms | errors | ratio to floor | goal | met |",
             "|---|---|---:|---:|---:|---:|---:|---:|:---:|",
         ]
-        for floor, apply in pairs:
-            ratio = apply.rps / floor.rps
-            transport = floor.name.split()[0]
-            for load, rel, goal, met in (
-                (floor, "1.00x", "", ""),
-                (apply, f"{ratio:.2f}x", f"{E2E_GOAL:.2f}x", "yes" if ratio >= E2E_GOAL else "NO"),
-            ):
-                lines.append(
-                    row(
-                        transport,
-                        load.name,
-                        f"{load.rps:,.0f}",
-                        f"{load.p50_ms:.2f}",
-                        f"{load.p99_ms:.2f}",
-                        str(load.errors),
-                        rel,
-                        goal,
-                        met,
-                    )
-                )
+        lines += ratio_rows(pairs, E2E_GOAL)
     lines += ["", *NOTES]
     if not args.skip_sessions:
         lines += session_section(seconds)
@@ -154,26 +164,7 @@ def session_section(seconds: int) -> list[str]:
         "| transport | request | requests/s | p50 ms | p99 ms | errors | ratio to stateless | goal | met |",
         "|---|---|---:|---:|---:|---:|---:|---:|:---:|",
     ]
-    for stateless, session in pairs:
-        ratio = session.rps / stateless.rps
-        transport = stateless.name.split()[0]
-        for load, rel, goal, met in (
-            (stateless, "1.00x", "", ""),
-            (session, f"{ratio:.2f}x", f"{SESSION_GOAL:.2f}x", "yes" if ratio >= SESSION_GOAL else "NO"),
-        ):
-            lines.append(
-                row(
-                    transport,
-                    load.name,
-                    f"{load.rps:,.0f}",
-                    f"{load.p50_ms:.2f}",
-                    f"{load.p99_ms:.2f}",
-                    str(load.errors),
-                    rel,
-                    goal,
-                    met,
-                )
-            )
+    lines += ratio_rows(pairs, SESSION_GOAL)
     lines += [
         "",
         "Redis memory of one session in the middle of a seeded random game (half its plies, a "
