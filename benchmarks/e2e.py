@@ -17,13 +17,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import msgspec
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from lawspeaker import protojson
 from lawspeaker.api import RulesApi
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import rules_service_pb2_grpc
@@ -186,18 +189,96 @@ def grpc_load(name: str, port: int, seconds: float, apply: pb.ApplyMoveRequest |
     return asyncio.run(_grpc_load(name, port, seconds, apply))
 
 
-def measure(seconds: int = 8) -> list[tuple[Load, Load]]:
-    """(floor, ApplyMove) pairs for REST and gRPC, measured against one server process."""
+def combine(name: str, rounds: list[Load]) -> Load:
+    """One load from interleaved rounds: mean requests/s and p50, worst p99, every error."""
+    n = len(rounds)
+    return Load(
+        name,
+        sum(r.rps for r in rounds) / n,
+        sum(r.p50_ms for r in rounds) / n,
+        max(r.p99_ms for r in rounds),
+        sum(r.errors for r in rounds),
+    )
+
+
+def alternate(rounds: int, runs: dict[str, Callable[[], Load]]) -> dict[str, Load]:
+    """Run each load once per round, in turn, so that a slow spell of a shared machine falls on
+    all of them alike; combine each load's rounds."""
+    got: dict[str, list[Load]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            got[name].append(run())
+    return {name: combine(name, loads) for name, loads in got.items()}
+
+
+def measure(seconds: int = 8, rounds: int = 4) -> list[tuple[Load, Load]]:
+    """(floor, ApplyMove) pairs for REST and gRPC, measured against one server process, in
+    ``rounds`` alternating rounds of ``seconds / rounds`` each."""
     request = mid_game_request()
     body = json_format.MessageToJson(request, indent=None).encode()
+    each = max(1, round(seconds / rounds))
     server = Server()
     try:
         base = f"http://127.0.0.1:{server.http_port}"
         wrk("warm-up", f"{base}/healthz", 2, None)
-        rest_floor = wrk("REST GET /healthz (floor)", f"{base}/healthz", seconds, None)
-        rest_apply = wrk("REST POST :applyMove", f"{base}/v1/games/valhalla:applyMove", seconds, body)
-        grpc_floor = grpc_load("gRPC Health/Check (floor)", server.grpc_port, seconds, None)
-        grpc_apply = grpc_load("gRPC ApplyMove", server.grpc_port, seconds, request)
+        wrk("warm-up", f"{base}/v1/games/valhalla:applyMove", 2, body)
+        rest = alternate(
+            rounds,
+            {
+                "REST GET /healthz (floor)": lambda: wrk("", f"{base}/healthz", each, None),
+                "REST POST :applyMove": lambda: wrk("", f"{base}/v1/games/valhalla:applyMove", each, body),
+            },
+        )
+        grpc_runs = alternate(
+            rounds,
+            {
+                "gRPC Health/Check (floor)": lambda: grpc_load("", server.grpc_port, each, None),
+                "gRPC ApplyMove": lambda: grpc_load("", server.grpc_port, each, request),
+            },
+        )
     finally:
         server.stop()
-    return [(rest_floor, rest_apply), (grpc_floor, grpc_apply)]
+    floor, apply = rest.values()
+    grpc_floor, grpc_apply = grpc_runs.values()
+    return [(floor, apply), (grpc_floor, grpc_apply)]
+
+
+def measure_ceiling(seconds: int = 8, rounds: int = 4) -> tuple[Load, Load, int, int]:
+    """What the REST stack alone allows: the same HTTP server and framework (uvicorn with httptools
+    and uvloop, Litestar, one process on CPU 0) answering ``GET /healthz`` and a POST that reads a
+    body as large as the ApplyMove request and answers with one as large as its response, doing no
+    other work. Returns the floor, the echo, and the two body sizes."""
+    request = mid_game_request()
+    body = json_format.MessageToJson(request, indent=None).encode()
+    answer = msgspec.json.encode(protojson.to_dict(RulesApi().apply_move(request)))
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        reply = Path(tmp) / "reply.json"
+        reply.write_bytes(answer)
+        cmd = [sys.executable, str(Path(__file__).with_name("echo_app.py")), str(port), str(reply)]
+        if shutil.which("taskset"):
+            cmd = ["taskset", "-c", "0", *cmd]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            base = f"http://127.0.0.1:{port}"
+            each = max(1, round(seconds / rounds))
+            wrk("warm-up", f"{base}/healthz", 2, None)
+            got = alternate(
+                rounds,
+                {
+                    "REST GET /healthz (floor)": lambda: wrk("", f"{base}/healthz", each, None),
+                    "REST POST echo (no work)": lambda: wrk("", f"{base}/v1/games/valhalla:echo", each, body),
+                },
+            )
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    floor, echo = got.values()
+    return floor, echo, len(body), len(answer)

@@ -8,6 +8,7 @@ errors to their own status codes once (``lawspeaker.grpc_server`` and ``lawspeak
 from __future__ import annotations
 
 import os
+import types
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
@@ -16,14 +17,16 @@ from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
 from lawspeaker.registry import REGISTRY
-from lawspeaker.v1 import game_pb2
+from lawspeaker.v1 import game_pb2, rules_service_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 
-RESULTS = {
-    core.Result.WIN: game_pb2.GAME_RESULT_WIN,
-    core.Result.DRAW: game_pb2.GAME_RESULT_DRAW,
-    core.Result.ALL_LOSE: game_pb2.GAME_RESULT_ALL_LOSE,
-}
+PROTOBUF = types.SimpleNamespace(
+    **{k: v for mod in (game_pb2, rules_service_pb2) for k, v in vars(mod).items() if not k.startswith("_")},
+    uint64=int,
+    int64=int,
+)
+"""The protobuf messages of the stateless contract as one namespace: what ``RulesApi`` builds and
+reads by default. ``lawspeaker.wire.default_wire()`` is the other one (msgspec Structs)."""
 
 
 def game_not_found(game_id: str) -> LawspeakerError:
@@ -38,10 +41,22 @@ def game_not_found(game_id: str) -> LawspeakerError:
 
 
 class RulesApi:
-    """The six RPCs of RulesService, transport-agnostic."""
+    """The six RPCs of RulesService, transport-agnostic.
 
-    def __init__(self, registry: dict[str, Entry[Any, Any, Any]] | None = None) -> None:
-        self.registry = REGISTRY if registry is None else registry
+    ``messages`` is the namespace of message classes requests arrive as and responses are built
+    from: protobuf (the default, ``PROTOBUF``) or a ``lawspeaker.wire.Wire`` (whose messages write
+    themselves as proto3 JSON); the games' codecs are rebuilt over it.
+    """
+
+    def __init__(self, registry: dict[str, Entry[Any, Any, Any]] | None = None, messages: Any = None) -> None:
+        registry = REGISTRY if registry is None else registry
+        self.m: Any = PROTOBUF if messages is None else messages
+        self.registry = registry if messages is None else {k: e.over(messages) for k, e in registry.items()}
+        self.results = {
+            core.Result.WIN: self.m.GAME_RESULT_WIN,
+            core.Result.DRAW: self.m.GAME_RESULT_DRAW,
+            core.Result.ALL_LOSE: self.m.GAME_RESULT_ALL_LOSE,
+        }
 
     # ------------------------------------------------------------------ helpers
 
@@ -76,7 +91,14 @@ class RulesApi:
                 "The state's RNG seed must be 32 bytes, as NewGame made it.",
                 (FieldViolation("state.rng.seed", "must be 32 bytes"),),
             )
-        rng = Rng(msg.rng.seed, msg.rng.counter)
+        if msg.rng.counter >= core.RNG_COUNTER_LIMIT:
+            raise LawspeakerError(
+                ErrorCode.INVALID_STATE,
+                "INVALID_STATE",
+                f"The state's RNG counter must be below {core.RNG_COUNTER_LIMIT}: no game draws that often.",
+                (FieldViolation("state.rng.counter", f"must be below {core.RNG_COUNTER_LIMIT}"),),
+            )
+        rng = Rng(msg.rng.seed, int(msg.rng.counter))
         try:
             state = entry.codec.state_from_proto(getattr(msg, field), rng)
             problems = entry.game.check_state(state)
@@ -87,13 +109,13 @@ class RulesApi:
         return state
 
     def encode_state(self, entry: Entry[Any, Any, Any], state: Any) -> game_pb2.GameState:
+        m = self.m
         rng = entry.codec.rng_of(state)
-        out = game_pb2.GameState(
+        return m.GameState(  # type: ignore[no-any-return]
             rules_version=entry.game.rules_version,
-            rng=game_pb2.RngState(seed=rng.seed, counter=rng.counter),
+            rng=m.RngState(seed=rng.seed, counter=m.uint64(rng.counter)),
+            **{entry.codec.field: entry.codec.state_to_proto(state)},
         )
-        getattr(out, entry.codec.field).CopyFrom(entry.codec.state_to_proto(state))
-        return out
 
     def decode_move(self, entry: Entry[Any, Any, Any], msg: game_pb2.Move, present: bool) -> Any:
         field = entry.codec.field
@@ -111,38 +133,38 @@ class RulesApi:
             raise _prefixed(err, f"move.{field}.") from None
 
     def encode_move(self, entry: Entry[Any, Any, Any], move: Any) -> game_pb2.Move:
-        out = game_pb2.Move()
-        getattr(out, entry.codec.field).CopyFrom(entry.codec.move_to_proto(move))
-        return out
+        return self.m.Move(**{entry.codec.field: entry.codec.move_to_proto(move)})  # type: ignore[no-any-return]
 
     def encode_event(self, entry: Entry[Any, Any, Any], event: core.Event) -> game_pb2.GameEvent:
-        out = game_pb2.GameEvent(kind=event.kind, text=event.text)
+        fields: dict[str, Any] = {}
         if event.player is not None:
-            out.player = event.player
+            fields["player"] = event.player
         detail = entry.codec.event_detail_to_proto(event.detail) if event.detail is not None else None
         if detail is not None:
-            getattr(out, entry.codec.field).CopyFrom(detail)
-        return out
+            fields[entry.codec.field] = detail
+        return self.m.GameEvent(kind=event.kind, text=event.text, **fields)  # type: ignore[no-any-return]
 
-    @staticmethod
-    def encode_outcome(outcome: core.Outcome) -> game_pb2.GameOutcome:
-        return game_pb2.GameOutcome(
-            result=RESULTS[outcome.result], winners=outcome.winners, summary=outcome.summary
+    def encode_outcome(self, outcome: core.Outcome) -> game_pb2.GameOutcome:
+        return self.m.GameOutcome(  # type: ignore[no-any-return]
+            result=self.results[outcome.result], winners=list(outcome.winners), summary=outcome.summary
         )
 
     def encode_chance(self, entry: Entry[Any, Any, Any], chance: core.Chance[Any]) -> game_pb2.ChanceEvent:
-        return game_pb2.ChanceEvent(
+        m = self.m
+        return m.ChanceEvent(  # type: ignore[no-any-return]
             description=chance.description,
             outcomes=[
-                game_pb2.ChanceOutcome(
-                    move=self.encode_move(entry, o.move), probability=o.probability, label=o.label
+                m.ChanceOutcome(
+                    move=self.encode_move(entry, o.move), probability=float(o.probability), label=o.label
                 )
                 for o in chance.outcomes
             ],
         )
 
     def encode_violation(self, entry: Entry[Any, Any, Any], v: core.Violation) -> game_pb2.Violation:
-        return game_pb2.Violation(reason=v.reason, message=v.message, field=_move_field(entry, v.field))
+        return self.m.Violation(  # type: ignore[no-any-return]
+            reason=v.reason, message=v.message, field=_move_field(entry, v.field)
+        )
 
     def apply_checked(
         self, entry: Entry[Any, Any, Any], state: Any, move: Any
@@ -199,7 +221,7 @@ class RulesApi:
 
     def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
         entry, state = self.initial_state(request)
-        return pb.NewGameResponse(state=self.encode_state(entry, state))
+        return self.m.NewGameResponse(state=self.encode_state(entry, state))  # type: ignore[no-any-return]
 
     def initial_state(self, request: pb.NewGameRequest) -> tuple[Entry[Any, Any, Any], Any]:
         """The game's entry and the initial engine state a NewGame request asks for (checked)."""
@@ -238,18 +260,19 @@ class RulesApi:
         entry = self.entry(request.game)
         state = self.decode_state(entry, request.state)
         g = entry.game
-        response = pb.LegalMovesResponse(
-            moves=[self.encode_move(entry, m) for m in g.legal_moves(state)],
-            to_act=g.to_act(state).players,
-        )
+        fields: dict[str, Any] = {}
         chance = g.chance(state)
         if chance is not None:
-            response.chance.CopyFrom(self.encode_chance(entry, chance))
+            fields["chance"] = self.encode_chance(entry, chance)
         outcome = g.outcome(state)
         if outcome is not None:
-            response.game_over = True
-            response.outcome.CopyFrom(self.encode_outcome(outcome))
-        return response
+            fields["game_over"] = True
+            fields["outcome"] = self.encode_outcome(outcome)
+        return self.m.LegalMovesResponse(  # type: ignore[no-any-return]
+            moves=[self.encode_move(entry, m) for m in g.legal_moves(state)],
+            to_act=list(g.to_act(state).players),
+            **fields,
+        )
 
     def validate_move(self, request: pb.ValidateMoveRequest) -> pb.ValidateMoveResponse:
         entry = self.entry(request.game)
@@ -257,23 +280,26 @@ class RulesApi:
         move = self.decode_move(entry, request.move, request.HasField("move"))
         violation = core.validate(entry.game, state, move)
         if violation is None:
-            return pb.ValidateMoveResponse(valid=True)
-        return pb.ValidateMoveResponse(valid=False, violation=self.encode_violation(entry, violation))
+            return self.m.ValidateMoveResponse(valid=True)  # type: ignore[no-any-return]
+        return self.m.ValidateMoveResponse(  # type: ignore[no-any-return]
+            valid=False, violation=self.encode_violation(entry, violation)
+        )
 
     def apply_move(self, request: pb.ApplyMoveRequest) -> pb.ApplyMoveResponse:
         entry = self.entry(request.game)
         state = self.decode_state(entry, request.state)
         move = self.decode_move(entry, request.move, request.HasField("move"))
         new_state, events = self.apply_checked(entry, state, move)
-        response = pb.ApplyMoveResponse(
-            state=self.encode_state(entry, new_state),
-            events=[self.encode_event(entry, e) for e in events],
-        )
+        fields: dict[str, Any] = {}
         outcome = entry.game.outcome(new_state)
         if outcome is not None:
-            response.game_over = True
-            response.outcome.CopyFrom(self.encode_outcome(outcome))
-        return response
+            fields["game_over"] = True
+            fields["outcome"] = self.encode_outcome(outcome)
+        return self.m.ApplyMoveResponse(  # type: ignore[no-any-return]
+            state=self.encode_state(entry, new_state),
+            events=[self.encode_event(entry, e) for e in events],
+            **fields,
+        )
 
 
 def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:

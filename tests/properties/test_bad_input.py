@@ -108,3 +108,29 @@ def test_mutated_states_and_moves_get_a_clear_client_error_or_an_answer(game_id:
                     assert err.field_violations, f"{err.reason} names no field"
 
     check()
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_counters_at_the_end_of_their_range_are_refused_before_they_overflow(game_id: str) -> None:
+    """A ply or RNG counter so large that the next move could not be written back is an invalid
+    state naming the field, never an internal error (found by the mutation test above)."""
+    state, moves = samples(game_id)[1]
+    move = moves[0]
+    field = REGISTRY[game_id].codec.field
+    last = game_pb2.GameState.FromString(state.SerializeToString())
+    getattr(last, field).ply = core.PLY_LIMIT - 1
+    API.apply_move(pb.ApplyMoveRequest(game=game_id, state=last, move=move))  # the last ply that fits
+    for breaker, path in (
+        (lambda s: setattr(getattr(s, field), "ply", core.PLY_LIMIT), f"state.{field}.ply"),
+        (lambda s: setattr(s.rng, "counter", 2**64 - 1), "state.rng.counter"),
+    ):
+        broken = game_pb2.GameState.FromString(state.SerializeToString())
+        breaker(broken)
+        for method, request in (
+            ("legal_moves", pb.LegalMovesRequest(game=game_id, state=broken)),
+            ("apply_move", pb.ApplyMoveRequest(game=game_id, state=broken, move=move)),
+        ):
+            with pytest.raises(core.LawspeakerError) as caught:
+                getattr(API, method)(request)
+            assert caught.value.code is core.ErrorCode.INVALID_STATE
+            assert caught.value.field_violations[0].field == path

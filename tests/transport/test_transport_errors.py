@@ -113,6 +113,27 @@ def test_json_wrong_type(http: httpx.Client) -> None:
     assert doc["code"] == "INVALID_ARGUMENT"
 
 
+def test_every_proto3_json_spelling_gets_the_same_answer(
+    stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client
+) -> None:
+    """Canonical JSON takes the msgspec path (lawspeaker.wire); other valid spellings (proto field
+    names, enum numbers, numbers as strings) take the general one. Both answer alike."""
+    state = json_format.MessageToDict(new_state(stub))
+    canonical = {"state": state, "move": {"valhalla": {"cast": {}}}}
+    spelled = json.loads(json.dumps(canonical).replace('"rulesVersion"', '"rules_version"'))
+    phase = spelled["state"]["valhalla"]["phase"]
+    spelled["state"]["valhalla"]["phase"] = valhalla_pb2.ValhallaPhase.Value(phase)  # by number
+    spelled["state"]["valhalla"]["ships"][0]["number"] = "1"
+    answers = [http.post("/v1/games/valhalla:applyMove", json=body) for body in (canonical, spelled)]
+    assert [r.status_code for r in answers] == [200, 200]
+    assert answers[0].json() == answers[1].json()
+    json_format.ParseDict(answers[0].json(), pb.ApplyMoveResponse())  # proto3 JSON, nothing unknown
+
+    both_members = {"state": state, "move": {"valhalla": {"cast": {}, "moveShip": {"ship": 1, "to": 2}}}}
+    doc = problem(http.post("/v1/games/valhalla:applyMove", json=both_members), 400)
+    assert doc["reason"] == "INVALID_FIELD_VALUE" and "oneof" in doc["detail"]
+
+
 def test_malformed_binary_protobuf(http: httpx.Client) -> None:
     r = http.post(
         "/v1/games/valhalla:new", content=b"\xff\xff\xff", headers={"content-type": "application/x-protobuf"}

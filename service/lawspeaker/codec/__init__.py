@@ -3,13 +3,18 @@
 A codec turns a game's protobuf messages into engine values and back. Decoding checks types and
 ranges and raises :class:`~lawspeaker.games.core.LawspeakerError` naming the field; the game's own
 ``check_state`` then checks the invariants of the decoded state.
+
+A codec is built over a namespace of message classes and enum constants: the game's ``_pb2``
+module, or a :class:`lawspeaker.wire.Wire` of the same messages (msgspec Structs, for the REST JSON
+path). So codecs use only what both kinds of message share: construction by keyword arguments
+(never ``CopyFrom``, ``setattr``, ``append`` or ``add``; repeated fields given as lists, enum
+fields as the namespace's constants), attribute reads, ``HasField``, ``WhichOneof``, and ``len``
+and iteration of repeated fields. Enum values compare and hash as ints; ``int()`` gives the number.
 """
 
 from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
-
-from google.protobuf.message import Message
 
 from lawspeaker.games.core import ErrorCode, FieldViolation, Game, LawspeakerError, Rng
 
@@ -51,21 +56,23 @@ class GameCodec(Protocol, Generic[S, M, O]):
 
     field: str
 
-    def state_to_proto(self, state: S) -> Message: ...
+    def __init__(self, pb: Any = ...) -> None: ...
+
+    def state_to_proto(self, state: S) -> Any: ...
 
     def state_from_proto(self, msg: Any, rng: Rng) -> S: ...
 
     def rng_of(self, state: S) -> Rng: ...
 
-    def move_to_proto(self, move: M) -> Message: ...
+    def move_to_proto(self, move: M) -> Any: ...
 
     def move_from_proto(self, msg: Any) -> M: ...
 
-    def options_to_proto(self, options: O) -> Message: ...
+    def options_to_proto(self, options: O) -> Any: ...
 
     def options_from_proto(self, msg: Any | None) -> O: ...
 
-    def event_detail_to_proto(self, detail: Any) -> Message | None: ...
+    def event_detail_to_proto(self, detail: Any) -> Any | None: ...
 
 
 class Entry(Generic[S, M, O]):
@@ -74,3 +81,7 @@ class Entry(Generic[S, M, O]):
     def __init__(self, game: Game[S, M, O], codec: GameCodec[S, M, O]) -> None:
         self.game = game
         self.codec = codec
+
+    def over(self, messages: Any) -> Entry[S, M, O]:
+        """The same game with its codec built over another namespace of messages."""
+        return Entry(self.game, type(self.codec)(messages))

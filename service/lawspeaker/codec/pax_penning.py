@@ -4,40 +4,53 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf.message import Message
-
-from lawspeaker.codec import malformed
+from lawspeaker.codec import inverse, malformed
 from lawspeaker.games import pax_penning as pp
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.games.pax_penning.board import board_for as load_board_for
-from lawspeaker.v1 import pax_penning_pb2 as pb
-
-PHASE = {phase: pb.PaxPenningPhase.Value(f"PAX_PENNING_PHASE_{phase.value}") for phase in pp.Phase}
-PHASE_IN = {v: k for k, v in PHASE.items()}
-PIECES = {pp.KNIGHT, pp.BISHOP, pp.ROOK, pp.PAWN, pp.KING}
-VICTORY = {
-    pp.NO_VICTORY: pb.PAX_PENNING_VICTORY_UNSPECIFIED,
-    pp.THEGN: pb.PAX_PENNING_VICTORY_THEGN,
-    pp.JARL: pb.PAX_PENNING_VICTORY_JARL,
-    pp.EVERYONE_LOSES: pb.PAX_PENNING_VICTORY_EVERYONE_LOSES,
-}
-VICTORY_IN = {v: k for k, v in VICTORY.items()}
-
-
-def _piece(value: int, field: str, allow_none: bool = False) -> int:
-    if value in PIECES or (allow_none and value == 0):
-        return value
-    raise malformed(field, f"has no valid piece (got {value})", "INVALID_ENUM")
+from lawspeaker.v1 import pax_penning_pb2
 
 
 class PaxPenningCodec:
-    """Maps Pax Penning engine values to and from protobuf."""
+    """Maps Pax Penning engine values to and from the messages of ``pb``: the generated protobuf
+    module, or any namespace with the same message classes and enum constants."""
 
     field = "pax_penning"
 
+    def __init__(self, pb: Any = pax_penning_pb2) -> None:
+        self.pb = pb
+        self.phase = {phase: getattr(pb, f"PAX_PENNING_PHASE_{phase.value}") for phase in pp.Phase}
+        self.phase_in = inverse(self.phase)
+        # The engine's piece numbers are the enum's; 0 (no piece) is UNSPECIFIED.
+        pieces = {
+            pp.KNIGHT: pb.PAX_PENNING_PIECE_KNIGHT,
+            pp.BISHOP: pb.PAX_PENNING_PIECE_BISHOP,
+            pp.ROOK: pb.PAX_PENNING_PIECE_ROOK,
+            pp.PAWN: pb.PAX_PENNING_PIECE_PAWN,
+            pp.KING: pb.PAX_PENNING_PIECE_KING,
+        }
+        self.piece_in = inverse(pieces)
+        self.piece = {0: pb.PAX_PENNING_PIECE_UNSPECIFIED, **pieces}
+        self.piece_or_none_in = inverse(self.piece)
+        self.victory = {
+            pp.NO_VICTORY: pb.PAX_PENNING_VICTORY_UNSPECIFIED,
+            pp.THEGN: pb.PAX_PENNING_VICTORY_THEGN,
+            pp.JARL: pb.PAX_PENNING_VICTORY_JARL,
+            pp.EVERYONE_LOSES: pb.PAX_PENNING_VICTORY_EVERYONE_LOSES,
+        }
+        self.victory_in = inverse(self.victory)
+
+    def _piece(self, value: int, field: str, allow_none: bool = False) -> int:
+        found = self.piece_in.get(value)
+        if found is not None:
+            return int(found)
+        if allow_none and value == 0:
+            return 0
+        raise malformed(field, f"has no valid piece (got {int(value)})", "INVALID_ENUM")
+
     # -- options
-    def options_to_proto(self, options: pp.Options) -> pb.PaxPenningOptions:
-        return pb.PaxPenningOptions(
+    def options_to_proto(self, options: pp.Options) -> Any:
+        return self.pb.PaxPenningOptions(
             board=options.board, gathering_limited_by_dice=options.gathering_limited_by_dice
         )
 
@@ -54,47 +67,49 @@ class PaxPenningCodec:
     def rng_of(self, state: pp.State) -> Rng:
         return state.rng
 
-    def state_to_proto(self, state: pp.State) -> Message:
+    def state_to_proto(self, state: pp.State) -> Any:
+        pb, piece = self.pb, self.piece
+        house, bowl, choice = pb.PaxPenningHouse, pb.PaxPenningBowl, pb.PaxPenningChoice
         return pb.PaxPenningState(
             options=self.options_to_proto(state.options),
             players=state.players,
-            phase=PHASE[state.phase],  # type: ignore[arg-type]
+            phase=self.phase[state.phase],
             actor=state.actor,
             turn=state.turn,
             step=state.step,
-            sigtuna=state.sigtuna,
+            sigtuna=list(state.sigtuna),
             houses=[
-                pb.PaxPenningHouse(stones=row, hidden=not row, size=size, coins=coins)
+                house(stones=list(row), hidden=not row, size=size, coins=list(coins))
                 for row, size, coins in zip(state.houses, state.sizes, state.coins, strict=True)
             ],
-            hierarchy=state.hierarchy,
+            hierarchy=list(state.hierarchy),
             hierarchy_penning=state.hierarchy_penning,
             king=state.king,
-            bowls=[pb.PaxPenningBowl(pieces=row) for row in state.bowls],  # type: ignore[arg-type]
-            pawns=state.pawns,
-            roads=state.roads,
-            runestones=state.runestones,
+            bowls=[bowl(pieces=[piece[x] for x in row]) for row in state.bowls],
+            pawns=list(state.pawns),
+            roads=list(state.roads),
+            runestones=list(state.runestones),
             things=state.things,
-            dice=state.dice,
+            dice=list(state.dice),
             to_roll=state.to_roll,
             moved=state.moved,
             gathered=state.gathered,
             asked=state.asked,
             blessing=state.blessing,
             pairs=state.pairs,
-            chosen=[pb.PaxPenningChoice(bowl=b, piece=p) for b, p in state.chosen],  # type: ignore[arg-type]
-            taken=state.taken,  # type: ignore[arg-type]
+            chosen=[choice(bowl=b, piece=piece[p]) for b, p in state.chosen],
+            taken=[piece[x] for x in state.taken],
             king_used=state.king_used,
-            piece=state.piece,  # type: ignore[arg-type]
+            piece=piece[state.piece],
             x=state.x,
             target=state.target,
-            payers=state.payers,
+            payers=list(state.payers),
             pawn=state.pawn,
             thing_pending=state.thing_pending,
             best_vote=state.best_vote,
-            victory=VICTORY[state.victory],
-            chain=state.chain,
-            winners=state.winners,
+            victory=self.victory[state.victory],
+            chain=list(state.chain),
+            winners=list(state.winners),
             ply=state.ply,
         )
 
@@ -106,12 +121,12 @@ class PaxPenningCodec:
         options = pp.Options(
             board=msg.options.board, gathering_limited_by_dice=msg.options.gathering_limited_by_dice
         )
-        phase = PHASE_IN.get(msg.phase)
+        phase = self.phase_in.get(msg.phase)
         if phase is None:
-            raise malformed("phase", f"has no valid value (got {msg.phase})", "INVALID_ENUM")
-        victory = VICTORY_IN.get(msg.victory)
+            raise malformed("phase", f"has no valid value (got {int(msg.phase)})", "INVALID_ENUM")
+        victory = self.victory_in.get(msg.victory)
         if victory is None:
-            raise malformed("victory", f"has no valid value (got {msg.victory})", "INVALID_ENUM")
+            raise malformed("victory", f"has no valid value (got {int(msg.victory)})", "INVALID_ENUM")
         problems: list[FieldViolation] = []
         for i, house in enumerate(msg.houses):
             if house.hidden:
@@ -123,6 +138,7 @@ class PaxPenningCodec:
                 )
         if problems:
             raise InvalidState(problems)
+        piece = self._piece
         return pp.State(
             options=options,
             players=msg.players,
@@ -138,7 +154,7 @@ class PaxPenningCodec:
             coins=tuple(tuple(h.coins) for h in msg.houses),
             king=msg.king,
             bowls=tuple(
-                tuple(_piece(p, f"bowls[{i}].pieces") for p in b.pieces) for i, b in enumerate(msg.bowls)
+                tuple(piece(p, f"bowls[{i}].pieces") for p in b.pieces) for i, b in enumerate(msg.bowls)
             ),
             pawns=tuple(msg.pawns),
             roads=tuple(msg.roads),
@@ -151,10 +167,10 @@ class PaxPenningCodec:
             asked=msg.asked,
             blessing=msg.blessing,
             pairs=msg.pairs,
-            chosen=tuple((c.bowl, _piece(c.piece, f"chosen[{i}].piece")) for i, c in enumerate(msg.chosen)),
-            taken=tuple(_piece(p, "taken") for p in msg.taken),
+            chosen=tuple((c.bowl, piece(c.piece, f"chosen[{i}].piece")) for i, c in enumerate(msg.chosen)),
+            taken=tuple(piece(p, "taken") for p in msg.taken),
             king_used=msg.king_used,
-            piece=_piece(msg.piece, "piece", allow_none=True),
+            piece=piece(msg.piece, "piece", allow_none=True),
             x=msg.x,
             target=msg.target,
             payers=tuple(msg.payers),
@@ -169,13 +185,13 @@ class PaxPenningCodec:
         )
 
     # -- moves
-    def move_to_proto(self, move: pp.Move) -> Message:
+    def move_to_proto(self, move: pp.Move) -> Any:
+        pb = self.pb
         m = pb.PaxPenningMove
         if isinstance(move, pp.Draw):
-            draw = pb.PaxPenningDraw()
-            if move.outcome is not None:
-                draw.outcome = move.outcome
-            return m(draw=draw)
+            if move.outcome is None:
+                return m(draw=pb.PaxPenningDraw())
+            return m(draw=pb.PaxPenningDraw(outcome=move.outcome))
         if isinstance(move, pp.Gather):
             return m(gather=pb.PaxPenningGather(colour=move.colour, count=move.count))
         if isinstance(move, pp.AskBlessing):
@@ -191,7 +207,11 @@ class PaxPenningCodec:
         if isinstance(move, pp.AnnounceLoyalty):
             return m(announce_loyalty=pb.PaxPenningAnnounceLoyalty(seat=move.seat, coin=move.coin))
         if isinstance(move, pp.ChooseBowl):
-            return m(choose_bowl=pb.PaxPenningChooseBowl(bowl=move.bowl, piece=move.piece))  # type: ignore[arg-type]
+            return m(
+                choose_bowl=pb.PaxPenningChooseBowl(
+                    bowl=move.bowl, piece=self.piece.get(move.piece, move.piece)
+                )
+            )
         if isinstance(move, pp.Resolve):
             return m(resolve=pb.PaxPenningResolve(slot=move.slot, die=move.die))
         if isinstance(move, pp.PlaceRunestone):
@@ -234,7 +254,8 @@ class PaxPenningCodec:
         if which == "announce_loyalty":
             return pp.AnnounceLoyalty(a.seat, a.coin)
         if which == "choose_bowl":
-            return pp.ChooseBowl(a.bowl, a.piece)
+            # the engine's piece number (an unknown number is the engine's to refuse)
+            return pp.ChooseBowl(a.bowl, self.piece_or_none_in.get(a.piece, a.piece))
         if which == "resolve":
             return pp.Resolve(a.slot, a.die)
         if which == "place_runestone":
@@ -254,15 +275,15 @@ class PaxPenningCodec:
         return pp.ChooseHeir(a.seat)
 
     # -- events
-    def event_detail_to_proto(self, detail: Any) -> Message | None:
+    def event_detail_to_proto(self, detail: Any) -> Any:
         if not isinstance(detail, pp.EventDetail):
             return None
-        return pb.PaxPenningEvent(
+        return self.pb.PaxPenningEvent(
             value=detail.value,
-            colours=detail.colours,
-            seats=detail.seats,
+            colours=list(detail.colours),
+            seats=list(detail.seats),
             secret=detail.secret,
-            viewers=detail.viewers,
+            viewers=list(detail.viewers),
         )
 
 

@@ -4,120 +4,147 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf.message import Message
-
 from lawspeaker.codec import enum_value, inverse, malformed
 from lawspeaker.games import valhalla as v
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
-from lawspeaker.v1 import valhalla_pb2 as pb
-
-START = {v.Start.LAYOUT: pb.VALHALLA_START_LAYOUT, v.Start.ENTER: pb.VALHALLA_START_ENTER}
-SCORING = {v.Scoring.RUNES: pb.VALHALLA_SCORING_RUNES, v.Scoring.TRADITIONAL: pb.VALHALLA_SCORING_TRADITIONAL}
-HAGALAZ = {
-    v.Hagalaz.CANCELS_ANOTHER: pb.VALHALLA_HAGALAZ_CANCELS_ANOTHER,
-    v.Hagalaz.CANCELS_OWN: pb.VALHALLA_HAGALAZ_CANCELS_OWN,
-}
-PHASE = {
-    v.Phase.CHOOSING_COLOURS: pb.VALHALLA_PHASE_CHOOSING_COLOURS,
-    v.Phase.CAST: pb.VALHALLA_PHASE_CAST,
-    v.Phase.MOVE: pb.VALHALLA_PHASE_MOVE,
-    v.Phase.EXTRA_POINTS: pb.VALHALLA_PHASE_EXTRA_POINTS,
-    v.Phase.OVER: pb.VALHALLA_PHASE_OVER,
-}
-COLOUR = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
-
-
-START_IN, SCORING_IN, HAGALAZ_IN = inverse(START), inverse(SCORING), inverse(HAGALAZ)
-PHASE_IN, COLOUR_IN = inverse(PHASE), inverse(COLOUR)
-
-
-def sticks_to_proto(s: v.Sticks) -> pb.ValhallaSticks:
-    return pb.ValhallaSticks(sowulo=s.sowulo, tiewaz=s.tiewaz, gebo=s.gebo, hagalaz=s.hagalaz)
-
-
-def sticks_from_proto(m: pb.ValhallaSticks) -> v.Sticks:
-    return v.Sticks(m.sowulo, m.tiewaz, m.gebo, m.hagalaz)
+from lawspeaker.v1 import valhalla_pb2
 
 
 class ValhallaCodec:
-    """Maps Valhalla engine values to and from protobuf."""
+    """Maps Valhalla engine values to and from the messages of ``pb`` (the ``valhalla_pb2`` module,
+    or a ``lawspeaker.wire`` namespace of the same messages)."""
 
     field = "valhalla"
 
+    def __init__(self, pb: Any = valhalla_pb2) -> None:
+        self.pb = pb
+        self.start = {v.Start.LAYOUT: pb.VALHALLA_START_LAYOUT, v.Start.ENTER: pb.VALHALLA_START_ENTER}
+        self.scoring = {
+            v.Scoring.RUNES: pb.VALHALLA_SCORING_RUNES,
+            v.Scoring.TRADITIONAL: pb.VALHALLA_SCORING_TRADITIONAL,
+        }
+        self.hagalaz = {
+            v.Hagalaz.CANCELS_ANOTHER: pb.VALHALLA_HAGALAZ_CANCELS_ANOTHER,
+            v.Hagalaz.CANCELS_OWN: pb.VALHALLA_HAGALAZ_CANCELS_OWN,
+        }
+        self.phase = {
+            v.Phase.CHOOSING_COLOURS: pb.VALHALLA_PHASE_CHOOSING_COLOURS,
+            v.Phase.CAST: pb.VALHALLA_PHASE_CAST,
+            v.Phase.MOVE: pb.VALHALLA_PHASE_MOVE,
+            v.Phase.EXTRA_POINTS: pb.VALHALLA_PHASE_EXTRA_POINTS,
+            v.Phase.OVER: pb.VALHALLA_PHASE_OVER,
+        }
+        self.colour = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
+        self.start_in, self.scoring_in = inverse(self.start), inverse(self.scoring)
+        self.hagalaz_in, self.phase_in = inverse(self.hagalaz), inverse(self.phase)
+        self.colour_in = inverse(self.colour)
+        # Messages are values, and a state is written often: the few distinct ship, cast and options
+        # messages are built once each (a message given to a constructor is copied, so a cached
+        # protobuf message is never shared; a wire message is frozen).
+        self._ships = [
+            {(p, r): self._ship(i, p, r) for p in range(v.GATE + 1) for r in (False, True)}
+            for i in range(2 * v.SHIPS)
+        ]
+        self._sticks: dict[v.Sticks, Any] = {}
+        self._options: dict[v.Options, Any] = {}
+        self._options_in: dict[tuple[Any, ...], v.Options] = {}
+
+    def _ship(self, index: int, position: int, repair: bool) -> Any:
+        colour, number = self.colour[index // v.SHIPS], index % v.SHIPS + 1
+        return self.pb.ValhallaShip(colour=colour, number=number, position=position, under_repair=repair)
+
+    def sticks_to_proto(self, s: v.Sticks) -> Any:
+        found = self._sticks.get(s)
+        if found is None:
+            found = self.pb.ValhallaSticks(sowulo=s.sowulo, tiewaz=s.tiewaz, gebo=s.gebo, hagalaz=s.hagalaz)
+            self._sticks[s] = found  # at most 16
+        return found
+
+    @staticmethod
+    def sticks_from_proto(m: Any) -> v.Sticks:
+        return v.Sticks(m.sowulo, m.tiewaz, m.gebo, m.hagalaz)
+
     # -- options
-    def options_to_proto(self, options: v.Options) -> pb.ValhallaOptions:
-        return pb.ValhallaOptions(
-            start=START[options.start],
-            scoring=SCORING[options.scoring],
-            hagalaz=HAGALAZ[options.hagalaz],
-            doubles=options.doubles,
-        )
+    def options_to_proto(self, options: v.Options) -> Any:
+        found = self._options.get(options)
+        if found is None:
+            found = self.pb.ValhallaOptions(
+                start=self.start[options.start],
+                scoring=self.scoring[options.scoring],
+                hagalaz=self.hagalaz[options.hagalaz],
+                doubles=options.doubles,
+            )
+            self._options[options] = found  # at most 16
+        return found
 
     def options_from_proto(self, msg: Any | None) -> v.Options:
         if msg is None:
             return v.Options()
-        d = v.Options()
-        return v.Options(
-            start=enum_value(msg.start, START_IN, "start", d.start),
-            scoring=enum_value(msg.scoring, SCORING_IN, "scoring", d.scoring),
-            hagalaz=enum_value(msg.hagalaz, HAGALAZ_IN, "hagalaz", d.hagalaz),
-            doubles=msg.doubles,
-        )
+        key = (msg.start, msg.scoring, msg.hagalaz, msg.doubles)
+        found = self._options_in.get(key)
+        if found is None:
+            d = v.Options()
+            found = v.Options(
+                start=enum_value(key[0], self.start_in, "start", d.start),
+                scoring=enum_value(key[1], self.scoring_in, "scoring", d.scoring),
+                hagalaz=enum_value(key[2], self.hagalaz_in, "hagalaz", d.hagalaz),
+                doubles=key[3],
+            )
+            self._options_in[key] = found  # valid spellings only: at most 54
+        return found
 
     # -- state
     def rng_of(self, state: v.State) -> Rng:
         return state.rng
 
-    def state_to_proto(self, state: v.State) -> Message:
-        ships = [
-            pb.ValhallaShip(
-                colour=COLOUR[i // v.SHIPS], number=i % v.SHIPS + 1, position=p, under_repair=state.repair[i]
-            )
-            for i, p in enumerate(state.positions)
-        ]
-        out = pb.ValhallaState(
+    def state_to_proto(self, state: v.State) -> Any:
+        ships = []
+        for i, place in enumerate(zip(state.positions, state.repair, strict=True)):
+            found = self._ships[i].get(place)
+            ships.append(found if found is not None else self._ship(i, *place))
+        fields: dict[str, Any] = {}
+        if state.cast is not None:
+            fields["cast"] = self.sticks_to_proto(state.cast)
+        return self.pb.ValhallaState(
             options=self.options_to_proto(state.options),
-            phase=PHASE[state.phase],
+            phase=self.phase[state.phase],
             turn=state.turn,
             dark_seat=state.dark_seat,
             ships=ships,
             points=state.points,
             winner=state.winner,
             ply=state.ply,
+            **fields,
         )
-        if state.cast is not None:
-            out.cast.CopyFrom(sticks_to_proto(state.cast))
-        return out
 
     def state_from_proto(self, msg: Any, rng: Rng) -> v.State:
         options = self.options_from_proto(msg.options)
-        phase = enum_value(msg.phase, PHASE_IN, "phase")
+        phase = enum_value(msg.phase, self.phase_in, "phase")
         n = v.SHIPS
-        if len(msg.ships) != 2 * n:
+        ships = msg.ships
+        if len(ships) != 2 * n:
             raise InvalidState(
-                [
-                    FieldViolation(
-                        "ships", f"must list exactly {n} light and {n} dark ships, not {len(msg.ships)}"
-                    )
-                ]
+                [FieldViolation("ships", f"must list exactly {n} light and {n} dark ships, not {len(ships)}")]
             )
         positions = [-1] * (2 * n)
         repair = [False] * (2 * n)
         problems: list[FieldViolation] = []
-        for i, ship in enumerate(msg.ships):
-            colour = COLOUR_IN.get(ship.colour)
+        colour_in = self.colour_in
+        for i, ship in enumerate(ships):
+            colour = colour_in.get(ship.colour)
             if colour is None:
                 problems.append(FieldViolation(f"ships[{i}].colour", "must be LIGHT or DARK"))
                 continue
-            if not 1 <= ship.number <= n:
-                problems.append(FieldViolation(f"ships[{i}].number", f"must be 1 to {n}, not {ship.number}"))
+            number = ship.number
+            if not 1 <= number <= n:
+                problems.append(FieldViolation(f"ships[{i}].number", f"must be 1 to {n}, not {number}"))
                 continue
-            idx = colour * n + ship.number - 1
+            idx = colour * n + number - 1
             if positions[idx] != -1:
                 name = v.COLOUR_NAMES[colour]
                 problems.append(
                     FieldViolation(
-                        f"ships[{i}]", f"{name} ship {ship.number} is listed twice (a fleet has {n} ships)"
+                        f"ships[{i}]", f"{name} ship {number} is listed twice (a fleet has {n} ships)"
                     )
                 )
                 continue
@@ -125,7 +152,6 @@ class ValhallaCodec:
             repair[idx] = ship.under_repair
         if problems:
             raise InvalidState(problems)
-        has_cast = msg.HasField("cast")
         return v.State(
             options=options,
             phase=phase,
@@ -133,7 +159,7 @@ class ValhallaCodec:
             dark_seat=msg.dark_seat,
             positions=tuple(positions),
             repair=tuple(repair),
-            cast=sticks_from_proto(msg.cast) if has_cast else None,
+            cast=self.sticks_from_proto(msg.cast) if msg.HasField("cast") else None,
             points=msg.points,
             winner=msg.winner,
             ply=msg.ply,
@@ -141,33 +167,35 @@ class ValhallaCodec:
         )
 
     # -- moves
-    def move_to_proto(self, move: v.Move) -> Message:
+    def move_to_proto(self, move: v.Move) -> Any:
+        pb = self.pb
         if isinstance(move, v.Cast):
-            cast = pb.ValhallaCast()
-            if move.sticks is not None:
-                cast.sticks.CopyFrom(sticks_to_proto(move.sticks))
-            return pb.ValhallaMove(cast=cast)
+            if move.sticks is None:
+                return pb.ValhallaMove(cast=pb.ValhallaCast())
+            return pb.ValhallaMove(cast=pb.ValhallaCast(sticks=self.sticks_to_proto(move.sticks)))
         return pb.ValhallaMove(move_ship=pb.ValhallaShipMove(ship=move.ship, to=move.to))
 
     def move_from_proto(self, msg: Any) -> v.Move:
         which = msg.WhichOneof("action")
         if which == "cast":
-            return v.Cast(sticks_from_proto(msg.cast.sticks) if msg.cast.HasField("sticks") else None)
+            cast = msg.cast
+            return v.Cast(self.sticks_from_proto(cast.sticks) if cast.HasField("sticks") else None)
         if which == "move_ship":
             return v.MoveShip(msg.move_ship.ship, msg.move_ship.to)
         raise malformed("action", "is required: either cast or move_ship", "MOVE_REQUIRED")
 
     # -- events
-    def event_detail_to_proto(self, detail: Any) -> Message | None:
+    def event_detail_to_proto(self, detail: Any) -> Any | None:
         if not isinstance(detail, v.EventDetail):
             return None
-        out = pb.ValhallaEvent(score=detail.score, natural=detail.natural, ship=detail.ship, to=detail.to)
-        setattr(out, "from", detail.frm)
+        fields: dict[str, Any] = {"from": detail.frm}
         if detail.sticks is not None:
-            out.sticks.CopyFrom(sticks_to_proto(detail.sticks))
+            fields["sticks"] = self.sticks_to_proto(detail.sticks)
         if detail.colour is not None:
-            out.colour = COLOUR[detail.colour]
-        return out
+            fields["colour"] = self.colour[detail.colour]
+        return self.pb.ValhallaEvent(
+            score=detail.score, natural=detail.natural, ship=detail.ship, to=detail.to, **fields
+        )
 
 
 CODEC = ValhallaCodec()

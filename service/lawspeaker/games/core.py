@@ -182,6 +182,22 @@ class Description:
 # --------------------------------------------------------------------------- randomness
 
 
+PLY_LIMIT = 2**31 - 1
+"""A state's ply must stay below this, so that the plies after it still fit the contract's int32."""
+
+RNG_COUNTER_LIMIT = 2**63
+"""An RNG counter must stay below this, so that the draws after it still fit the contract's uint64."""
+
+
+def check_ply(ply: int) -> FieldViolation | None:
+    """The violation of the ``ply`` field's range, or None (every game's ``check_state`` asks)."""
+    if ply < 0:
+        return FieldViolation("ply", "must not be negative")
+    if ply >= PLY_LIMIT:
+        return FieldViolation("ply", f"must be below {PLY_LIMIT}: no game runs this long")
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Rng:
     """A counter-based RNG carried in the state: draw n is derived from SHA-256(seed || n).

@@ -31,6 +31,7 @@ from lawspeaker.games.core import (
     Rng,
     ToAct,
     Violation,
+    check_ply,
 )
 from lawspeaker.games.pax_penning.board import (
     BISHOP,
@@ -1571,8 +1572,9 @@ class PaxPenning:
             add(FieldViolation("victory", "is set only once the game ends"))
         if not problems:
             problems.extend(self._phase_problems(state, board))
-        if state.ply < 0:
-            add(FieldViolation("ply", "must not be negative"))
+        ply_problem = check_ply(state.ply)
+        if ply_problem is not None:
+            add(ply_problem)
         return problems
 
     def _phase_problems(self, state: State, board: Board) -> list[FieldViolation]:

@@ -37,6 +37,7 @@ from lawspeaker.games.core import (
     Rng,
     ToAct,
     Violation,
+    check_ply,
 )
 
 # --------------------------------------------------------------------------- component data
@@ -1039,8 +1040,9 @@ class Penki:
                 )
             elif not problems and not _has_move(state):
                 add(FieldViolation("phase", "the player on turn has no legal move: the game should be over"))
-        if state.ply < 0:
-            add(FieldViolation("ply", "must not be negative"))
+        ply_problem = check_ply(state.ply)
+        if ply_problem is not None:
+            add(ply_problem)
         return problems
 
     # -- description ----------------------------------------------------------------

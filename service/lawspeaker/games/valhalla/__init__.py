@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -32,6 +32,7 @@ from lawspeaker.games.core import (
     Rng,
     ToAct,
     Violation,
+    check_ply,
 )
 
 # --------------------------------------------------------------------------- board data
@@ -236,13 +237,17 @@ def _who(state: State, seat: int) -> str:
 
 # --------------------------------------------------------------------------- move generation
 
+# Tables precomputed once from the board data, so that listing moves does no set building.
+_BLOCKADE_RUN_LAST = min(BLOCKADE_LAST, GATE - 1)
+#: Every ship move, shared: ``_SHIP_MOVES[k][to]`` is ``MoveShip(k + 1, to)`` for ``to`` 1-36.
+_SHIP_MOVES: tuple[dict[int, MoveShip], ...] = tuple(
+    {to: MoveShip(k + 1, to) for to in range(1, GATE + 1)} for k in range(SHIPS)
+)
+
 
 def _occupant(positions: tuple[int, ...], space: int) -> int:
     """The index of the ship on ``space`` (1-35), or -1."""
-    try:
-        return positions.index(space)
-    except ValueError:
-        return -1
+    return positions.index(space) if space in positions else -1
 
 
 def protection(state: State, space: int, defender: int) -> str | None:
@@ -261,7 +266,7 @@ def protection(state: State, space: int, defender: int) -> str | None:
 
 def _run_length(positions: tuple[int, ...], space: int, colour: int) -> int:
     """The number of adjacent same-colour ships in row three around ``space`` (inclusive)."""
-    fleet = set(positions[colour * SHIPS : colour * SHIPS + SHIPS])
+    fleet = positions[colour * SHIPS : colour * SHIPS + SHIPS]
     length = 1
     s = space - 1
     while s >= BLOCKADE_FIRST and s in fleet:
@@ -269,7 +274,7 @@ def _run_length(positions: tuple[int, ...], space: int, colour: int) -> int:
         s -= 1
     s = space + 1
     # Ships on 36 have passed into Valhalla and left the board: they are no part of a run.
-    while s <= min(BLOCKADE_LAST, GATE - 1) and s in fleet:
+    while s <= _BLOCKADE_RUN_LAST and s in fleet:
         length += 1
         s += 1
     return length
@@ -281,10 +286,10 @@ def _row_one_clear(positions: tuple[int, ...], colour: int) -> bool:
 
 
 def _can_land(state: State, colour: int, dest: int) -> bool:
-    occ = _occupant(state.positions, dest)
-    if occ < 0:
+    positions = state.positions
+    if dest not in positions:
         return True
-    if occ // SHIPS == colour:
+    if positions.index(dest) // SHIPS == colour:
         return False
     return protection(state, dest, 1 - colour) is None
 
@@ -296,29 +301,32 @@ def ship_moves(state: State, colour: int, points: int, natural_one: bool) -> lis
     they must move backward."
     """
     positions = state.positions
+    repair = state.repair
     base = colour * SHIPS
-    clear = _row_one_clear(positions, colour)
+    clear: bool | None = None  # whether row one is clear, found out when a ship could leave
     forward: list[MoveShip] = []
     movable: list[int] = []
     for k in range(SHIPS):
         p = positions[base + k]
-        if p >= GATE or (state.repair[base + k] and not natural_one):
+        if p >= GATE or (repair[base + k] and not natural_one):
             continue
         movable.append(k)
         dest = p + points
         if dest >= GATE:
+            if clear is None:
+                clear = _row_one_clear(positions, colour)
             if clear:
-                forward.append(MoveShip(k + 1, GATE))
-        elif _can_land(state, colour, dest):
-            forward.append(MoveShip(k + 1, dest))
+                forward.append(_SHIP_MOVES[k][GATE])
+        elif dest not in positions or _can_land(state, colour, dest):
+            forward.append(_SHIP_MOVES[k].get(dest) or MoveShip(k + 1, dest))
     if forward:
         return forward
     backward: list[MoveShip] = []
     for k in movable:
         p = positions[base + k]
         dest = p - points
-        if p > 0 and dest >= 1 and _can_land(state, colour, dest):
-            backward.append(MoveShip(k + 1, dest))
+        if p > 0 and dest >= 1 and (dest not in positions or _can_land(state, colour, dest)):
+            backward.append(_SHIP_MOVES[k].get(dest) or MoveShip(k + 1, dest))
     return backward
 
 
@@ -336,13 +344,83 @@ def _current_moves(state: State) -> tuple[MoveShip, ...]:
     last_state, last_moves = _LAST
     if last_state is state:
         return last_moves
-    colour = _mover_colour(state)
+    colour = DARK if state.turn == state.dark_seat else LIGHT
+    base = colour * SHIPS
+    # Whether the cast is a natural one only matters to a ship under repair.
     natural_one = (
-        state.phase is Phase.MOVE and state.cast is not None and is_natural_one(state.cast, state.options)
+        any(state.repair[base : base + SHIPS])
+        and state.phase is Phase.MOVE
+        and state.cast is not None
+        and is_natural_one(state.cast, state.options)
     )
     moves = tuple(ship_moves(state, colour, state.points, natural_one))
     _LAST = (state, moves)
     return moves
+
+
+# --------------------------------------------------------------------------- state checks
+
+_FLEET_IN_VALHALLA: tuple[int, ...] = (GATE,) * SHIPS
+#: Where a ship not under repair may stand, without and with the enter start (0 = waiting).
+_RESTING: frozenset[int] = frozenset(range(1, GATE + 1)) - {ROCKY_SHOAL}
+_RESTING_ENTER: frozenset[int] = _RESTING | {0}
+#: The repair flags that can be in order: none, or one ship's (the value: its index, else -1).
+_REPAIR_FLAGS: dict[tuple[bool, ...], int] = {
+    tuple(i == k for i in range(2 * SHIPS)): k for k in range(-1, 2 * SHIPS)
+}
+
+
+def _ships_in_order(positions: tuple[int, ...], repair: tuple[bool, ...], waiting_allowed: bool) -> bool:
+    """True when no ship breaks a rule of where ships stand (the quick test of ``check_state``).
+
+    Each ship is on a space of the board other than the rocky shoal, alone, or in Valhalla, or
+    (enter start only) waiting off the board; only a ship in the repair yard is under repair.
+    """
+    if not (_RESTING_ENTER if waiting_allowed else _RESTING).issuperset(positions):
+        return False
+    repaired = _REPAIR_FLAGS.get(repair)
+    if repaired is None or (repaired >= 0 and positions[repaired] != REPAIR_YARD):
+        return False
+    # Spaces of the board hold one ship each; any number may wait off it or be in Valhalla.
+    off = positions.count(0)
+    done = positions.count(GATE)
+    return len(set(positions)) == 2 * SHIPS - off - done + (off > 0) + (done > 0)
+
+
+#: The details of ship moves, shared (they are immutable): at most one per ship, start and end.
+_MOVE_DETAILS: dict[tuple[int, int, int, int], EventDetail] = {}
+
+
+def _move_detail(colour: int, ship: int, frm: int, to: int) -> EventDetail:
+    key = (colour, ship, frm, to)
+    detail = _MOVE_DETAILS.get(key)
+    if detail is None:
+        detail = _MOVE_DETAILS[key] = EventDetail(colour=colour, ship=ship, frm=frm, to=to)
+    return detail
+
+
+def _turn_ends(
+    options: Options,
+    seat: int,
+    dark_seat: int,
+    positions: tuple[int, ...],
+    repair: tuple[bool, ...],
+    cast: Sticks | None,
+    ply: int,
+    rng: Rng,
+    events: list[Event],
+) -> State:
+    """The state once ``seat`` has played its cast: the next seat casts, or the same one on doubles."""
+    nxt = 1 - seat
+    if options.doubles and cast is not None:
+        points, _ = score(cast, options)
+        if points in (4, 5) or is_natural_one(cast, options):
+            nxt = seat
+            who = (
+                f"Player {seat + 1}" if dark_seat < 0 else COLOUR_NAMES[DARK if seat == dark_seat else LIGHT]
+            )
+            events.append(Event("THROW_AGAIN", f"{who} threw doubles and casts again.", seat))
+    return State(options, Phase.CAST, nxt, dark_seat, positions, repair, None, 0, -1, ply, rng)
 
 
 # --------------------------------------------------------------------------- the game
@@ -629,41 +707,32 @@ class Valhalla:
         return self._end_turn(moved, events)
 
     def _end_turn(self, state: State, events: list[Event]) -> State:
-        seat = state.turn
-        nxt = 1 - seat
-        cast = state.cast
-        if state.options.doubles and cast is not None:
-            points, _ = score(cast, state.options)
-            if points in (4, 5) or is_natural_one(cast, state.options):
-                nxt = seat
-                events.append(
-                    Event("THROW_AGAIN", f"{_who(state, seat)} threw doubles and casts again.", seat)
-                )
-        return State(
+        return _turn_ends(
             state.options,
-            Phase.CAST,
-            nxt,
+            state.turn,
             state.dark_seat,
             state.positions,
             state.repair,
-            None,
-            0,
-            -1,
+            state.cast,
             state.ply,
             state.rng,
+            events,
         )
 
     def _apply_ship_move(self, state: State, move: MoveShip, events: list[Event]) -> State:
         seat = state.turn
-        colour = _mover_colour(state)
+        dark_seat = state.dark_seat
+        colour = DARK if seat == dark_seat else LIGHT
         name = COLOUR_NAMES[colour]
-        idx = colour * SHIPS + move.ship - 1
-        frm = state.positions[idx]
+        ship = move.ship
+        idx = colour * SHIPS + ship - 1
+        old = state.positions
+        frm = old[idx]
         dest = move.to
-        positions = list(state.positions)
+        positions = list(old)
         repair = list(state.repair)
         repair[idx] = False
-        detail = EventDetail(colour=colour, ship=move.ship, frm=frm, to=dest)
+        detail = _move_detail(colour, ship, frm, dest)
         where = "the board" if frm == 0 else str(frm)
         extra = 0
         if dest == GATE:
@@ -672,21 +741,21 @@ class Valhalla:
             events.append(
                 Event(
                     "SHIP_ENTERED_VALHALLA",
-                    f"{name} ship {move.ship} sailed from {where} into Valhalla.",
+                    f"{name} ship {ship} sailed from {where} into Valhalla.",
                     seat,
                     detail,
                 )
             )
         else:
-            occ = _occupant(state.positions, dest)
             positions[idx] = dest
-            if occ >= 0:
+            if dest in old:
+                occ = old.index(dest)
                 positions[occ] = frm
                 repair[occ] = False
                 events.append(
                     Event(
                         "SHIPS_SWAPPED",
-                        f"{name} ship {move.ship} moved from {where} to {dest} and swapped places with "
+                        f"{name} ship {ship} moved from {where} to {dest} and swapped places with "
                         f"{COLOUR_NAMES[1 - colour]} ship {occ % SHIPS + 1}, which goes to {frm}.",
                         seat,
                         detail,
@@ -694,18 +763,18 @@ class Valhalla:
                 )
             else:
                 verb = "entered the board on" if frm == 0 else f"moved from {frm} to"
-                events.append(Event("SHIP_MOVED", f"{name} ship {move.ship} {verb} {dest}.", seat, detail))
+                events.append(Event("SHIP_MOVED", f"{name} ship {ship} {verb} {dest}.", seat, detail))
             if dest == ROCKY_SHOAL:
-                if _occupant(tuple(positions), REPAIR_YARD) < 0:
+                if REPAIR_YARD not in positions:
                     positions[idx] = REPAIR_YARD
                     repair[idx] = True
                     events.append(
                         Event(
                             "RAN_AGROUND",
-                            f"{name} ship {move.ship} ran aground on the rocky shoal ({ROCKY_SHOAL}) and is "
+                            f"{name} ship {ship} ran aground on the rocky shoal ({ROCKY_SHOAL}) and is "
                             f"towed to the repair yard ({REPAIR_YARD}); it leaves only on a natural one.",
                             seat,
-                            EventDetail(colour=colour, ship=move.ship, frm=ROCKY_SHOAL, to=REPAIR_YARD),
+                            EventDetail(colour=colour, ship=ship, frm=ROCKY_SHOAL, to=REPAIR_YARD),
                         )
                     )
                 else:
@@ -717,16 +786,18 @@ class Valhalla:
                     events.append(
                         Event(
                             "SENT_HOME",
-                            f"{name} ship {move.ship} ran aground on the rocky shoal ({ROCKY_SHOAL}); the "
+                            f"{name} ship {ship} ran aground on the rocky shoal ({ROCKY_SHOAL}); the "
                             f"repair yard is taken, so it goes back to home port ({home}).",
                             seat,
-                            EventDetail(colour=colour, ship=move.ship, frm=ROCKY_SHOAL, to=home),
+                            EventDetail(colour=colour, ship=ship, frm=ROCKY_SHOAL, to=home),
                         )
                     )
         ply = state.ply + 1
         new_positions = tuple(positions)
+        new_repair = tuple(repair)
         base = colour * SHIPS
-        if all(p == GATE for p in new_positions[base : base + SHIPS]):
+        # Only a ship that has just passed into Valhalla can complete its fleet there.
+        if positions[idx] == GATE and new_positions[base : base + SHIPS] == _FLEET_IN_VALHALLA:
             events.append(
                 Event("GAME_WON", f"{name} has sailed all {SHIPS} ships into Valhalla and wins.", seat)
             )
@@ -734,29 +805,29 @@ class Valhalla:
                 state.options,
                 Phase.OVER,
                 seat,
-                state.dark_seat,
+                dark_seat,
                 new_positions,
-                tuple(repair),
+                new_repair,
                 state.cast,
                 0,
                 seat,
                 ply,
                 state.rng,
             )
-        after = State(
-            state.options,
-            Phase.EXTRA_POINTS,
-            seat,
-            state.dark_seat,
-            new_positions,
-            tuple(repair),
-            state.cast,
-            extra,
-            -1,
-            ply,
-            state.rng,
-        )
         if extra > 0:
+            after = State(
+                state.options,
+                Phase.EXTRA_POINTS,
+                seat,
+                dark_seat,
+                new_positions,
+                new_repair,
+                state.cast,
+                extra,
+                -1,
+                ply,
+                state.rng,
+            )
             if _current_moves(after):
                 events.append(
                     Event(
@@ -773,18 +844,74 @@ class Valhalla:
                     seat,
                 )
             )
-        return self._end_turn(after, events)
+        return _turn_ends(
+            state.options, seat, dark_seat, new_positions, new_repair, state.cast, ply, state.rng, events
+        )
 
     # -- invariants ---------------------------------------------------------------
 
     def check_state(self, state: State) -> list[FieldViolation]:
         problems: list[FieldViolation] = []
         add = problems.append
-        if len(state.positions) != 2 * SHIPS or len(state.repair) != 2 * SHIPS:
+        positions = state.positions
+        if len(positions) != 2 * SHIPS or len(state.repair) != 2 * SHIPS:
             add(FieldViolation("ships", f"must hold exactly {SHIPS} light and {SHIPS} dark ships"))
             return problems
-        seen: dict[int, int] = {}
         waiting_allowed = state.options.start is Start.ENTER
+        if not _ships_in_order(positions, state.repair, waiting_allowed):
+            self._check_ships(state, waiting_allowed, add)
+        phase = state.phase
+        dark_seat = state.dark_seat
+        if state.turn not in (0, 1):
+            add(FieldViolation("turn", "must be 0 or 1"))
+        if dark_seat not in (-1, 0, 1):
+            add(FieldViolation("dark_seat", "must be 0, 1, or -1 while colours are undecided"))
+        elif (dark_seat == -1) != (phase is Phase.CHOOSING_COLOURS):
+            add(FieldViolation("dark_seat", "is -1 exactly while colours are being chosen"))
+        if phase is Phase.CHOOSING_COLOURS and positions != LAYOUT_LIGHT + LAYOUT_DARK:
+            add(FieldViolation("ships", "ships must stand on the starting layout while colours are chosen"))
+        light_done = positions[:SHIPS] == _FLEET_IN_VALHALLA
+        dark_done = positions[SHIPS:] == _FLEET_IN_VALHALLA
+        if light_done and dark_done:
+            add(FieldViolation("ships", "both fleets cannot be in Valhalla"))
+        if phase is Phase.OVER:
+            if (
+                light_done == dark_done
+                or dark_seat < 0
+                or state.winner != _seat_of_colour(state, LIGHT if light_done else DARK)
+            ):
+                add(FieldViolation("winner", "must be the seat whose fleet is all in Valhalla"))
+        else:
+            if light_done or dark_done:
+                add(FieldViolation("phase", "must be OVER once a fleet is all in Valhalla"))
+            if state.winner != -1:
+                add(FieldViolation("winner", "must be -1 while the game goes on"))
+        points = state.points
+        if phase is Phase.MOVE or phase is Phase.EXTRA_POINTS:
+            cast = state.cast
+            if cast is None:
+                add(FieldViolation("cast", "is required while a cast is being played"))
+            elif phase is Phase.MOVE and points != score(cast, state.options)[0]:
+                add(FieldViolation("points", "must be the score of the cast"))
+            if not 1 <= points <= ALL_TAILS:
+                add(FieldViolation("points", f"must be 1 to {ALL_TAILS} while a ship is to move"))
+            elif not problems and not _current_moves(state):
+                add(
+                    FieldViolation(
+                        "points", "no ship can move these points: the turn should have been forfeited"
+                    )
+                )
+        elif points != 0:
+            add(FieldViolation("points", "must be 0 when no ship is to move"))
+        ply_problem = check_ply(state.ply)
+        if ply_problem is not None:
+            add(ply_problem)
+        return problems
+
+    @staticmethod
+    def _check_ships(state: State, waiting_allowed: bool, add: Callable[[FieldViolation], None]) -> None:
+        """Name every ship that stands where it cannot (``check_state`` once the quick test fails)."""
+        seen: dict[int, int] = {}
         for i, p in enumerate(state.positions):
             if (
                 0 < p < GATE
@@ -814,49 +941,6 @@ class Valhalla:
                         f"ships[{i}].under_repair", f"{label} is under repair but not in the repair yard"
                     )
                 )
-        if state.turn not in (0, 1):
-            add(FieldViolation("turn", "must be 0 or 1"))
-        if state.dark_seat not in (-1, 0, 1):
-            add(FieldViolation("dark_seat", "must be 0, 1, or -1 while colours are undecided"))
-        elif (state.dark_seat == -1) != (state.phase is Phase.CHOOSING_COLOURS):
-            add(FieldViolation("dark_seat", "is -1 exactly while colours are being chosen"))
-        if state.phase is Phase.CHOOSING_COLOURS and state.positions != LAYOUT_LIGHT + LAYOUT_DARK:
-            add(FieldViolation("ships", "ships must stand on the starting layout while colours are chosen"))
-        finished = [
-            c for c in (LIGHT, DARK) if all(p == GATE for p in state.positions[c * SHIPS : c * SHIPS + SHIPS])
-        ]
-        if len(finished) == 2:
-            add(FieldViolation("ships", "both fleets cannot be in Valhalla"))
-        if state.phase is Phase.OVER:
-            if (
-                len(finished) != 1
-                or state.dark_seat < 0
-                or state.winner != _seat_of_colour(state, finished[0])
-            ):
-                add(FieldViolation("winner", "must be the seat whose fleet is all in Valhalla"))
-        else:
-            if finished:
-                add(FieldViolation("phase", "must be OVER once a fleet is all in Valhalla"))
-            if state.winner != -1:
-                add(FieldViolation("winner", "must be -1 while the game goes on"))
-        if state.phase in (Phase.MOVE, Phase.EXTRA_POINTS):
-            if state.cast is None:
-                add(FieldViolation("cast", "is required while a cast is being played"))
-            elif state.phase is Phase.MOVE and state.points != score(state.cast, state.options)[0]:
-                add(FieldViolation("points", "must be the score of the cast"))
-            if not 1 <= state.points <= ALL_TAILS:
-                add(FieldViolation("points", f"must be 1 to {ALL_TAILS} while a ship is to move"))
-            elif not problems and not _current_moves(state):
-                add(
-                    FieldViolation(
-                        "points", "no ship can move these points: the turn should have been forfeited"
-                    )
-                )
-        elif state.points != 0:
-            add(FieldViolation("points", "must be 0 when no ship is to move"))
-        if state.ply < 0:
-            add(FieldViolation("ply", "must not be negative"))
-        return problems
 
     # -- description ----------------------------------------------------------------
 
