@@ -231,7 +231,11 @@ def _is_json(media: str) -> bool:
 
 
 def _wants_protobuf(request: Request[Any, Any, Any], request_was_protobuf: bool) -> bool:
-    accept = _header(request, b"accept")
+    return _accepts_protobuf(_header(request, b"accept"), request_was_protobuf)
+
+
+def _accepts_protobuf(accept: str, request_was_protobuf: bool) -> bool:
+    """Whether an ``Accept`` header asks for binary protobuf (unsaid: as the request came)."""
     if not accept or accept == "*/*" or accept == JSON:
         return request_was_protobuf
     for part in accept.split(","):
@@ -363,6 +367,38 @@ def _encode(msg: Message, protobuf: bool) -> Response[bytes]:
     if protobuf:
         return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
     return Response(msgspec.json.encode(protojson.to_dict(msg)), media_type=JSON)
+
+
+def answer_post(
+    rules: RulesApi,
+    fast: RulesApi | None,
+    rpc: Rpc,
+    game_id: str,
+    body: bytes,
+    content_type: str,
+    accept: str,
+) -> tuple[bytes, str]:
+    """The response body and media type of a RulesService POST RPC on ``game_id``, or the
+    LawspeakerError / Problem refusing it.
+
+    A canonical proto3 JSON body that asks for a JSON answer goes through ``fast`` (a RulesApi over
+    ``lawspeaker.wire`` messages); anything else, or everything when ``fast`` is None, through
+    ``rules`` over protobuf. Both give the same answer (``tests/unit/test_wire.py``).
+    """
+    if fast is not None and not _accepts_protobuf(accept, False):
+        wired = _wire_decode(rpc, body, content_type)
+        if wired is not None:
+            _check_game(wired.game, game_id)
+            wired = msgspec.structs.replace(wired, game=game_id)
+            with contextlib.suppress(wire.NotCanonical):  # the API is pure: start over below
+                return wire.encode(_call(fast, rpc, wired)), JSON
+    msg, was_protobuf = _decode(rpc.request_type, body, content_type)
+    _check_game(getattr(msg, "game"), game_id)  # noqa: B009
+    setattr(msg, "game", game_id)  # noqa: B010
+    response = _call(rules, rpc, msg)
+    if _accepts_protobuf(accept, was_protobuf):
+        return response.SerializeToString(), PROTOBUF_TYPES[0]
+    return msgspec.json.encode(protojson.to_dict(response)), JSON
 
 
 def _check_game(body_game: str, game_id: str) -> None:
@@ -582,17 +618,10 @@ def create_app(
                 404, "ROUTE_NOT_FOUND", f"Unknown method ':{verb}' on {RESOURCE}; known methods: {known}."
             )
         body = await _read_body(request)
-        content_type = _header(request, b"content-type")
-        wired = _wire_decode(rpc, body, content_type)
-        if wired is not None and not _wants_protobuf(request, False):
-            _check_game(wired.game, game_id)
-            wired = msgspec.structs.replace(wired, game=game_id)
-            with contextlib.suppress(wire.NotCanonical):  # the API is pure: start over below
-                return Response(wire.encode(_call(fast, rpc, wired)), media_type=JSON)
-        msg, was_protobuf = _decode(rpc.request_type, body, content_type)
-        _check_game(getattr(msg, "game"), game_id)  # noqa: B009
-        setattr(msg, "game", game_id)  # noqa: B010
-        return _encode(_call(rules, rpc, msg), _wants_protobuf(request, was_protobuf))
+        content, media_type = answer_post(
+            rules, fast, rpc, game_id, body, _header(request, b"content-type"), _header(request, b"accept")
+        )
+        return Response(content, media_type=media_type)
 
     @get("/healthz")
     async def healthz() -> Response[bytes]:

@@ -29,6 +29,7 @@ holding maps, float32 fields or well-known types are not compiled here.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Optional
@@ -342,9 +343,11 @@ class Wire:
         return self.decoder(cls).decode(body)
 
 
+@functools.cache
 def default_wire() -> Wire:
     """The namespace over every file of the stateless contract (shared messages, RulesService and
-    each game)."""
+    each game), compiled once per process: messages and enum values of two namespaces do not mix
+    (an enum value equals the same value of its own type only, and any plain int of its number)."""
     from lawspeaker.v1 import game_pb2, pax_penning_pb2, penki_pb2, rules_service_pb2, valhalla_pb2
 
     return Wire(m.DESCRIPTOR for m in (game_pb2, valhalla_pb2, penki_pb2, pax_penning_pb2, rules_service_pb2))

@@ -244,3 +244,113 @@ def test_presence_and_defaults_follow_protobuf() -> None:
 
 def test_messages_the_wire_does_not_compile_are_named() -> None:
     assert WIRE.unsupported == ["lawspeaker.v1.DescribeGameResponse"]  # it holds a google.protobuf.Struct
+
+
+# --------------------------------------------------------------------------- fuzzing the REST path
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from lawspeaker import rest  # noqa: E402
+
+
+def _requests() -> list[tuple[str, dict[str, Any]]]:
+    """Canonical JSON bodies of every POST RPC, for every game, at a few points of a seeded game."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for game_id in GAMES:
+        entry = REGISTRY[game_id]
+        new = pb.NewGameRequest(game=game_id, players=entry.game.max_players, seed=4)
+        out.append(("new", json_format.MessageToDict(new)))
+        state = SLOW.new_game(new).state
+        rng = random.Random(4)
+        for ply in range(60):
+            listed = SLOW.legal_moves(pb.LegalMovesRequest(game=game_id, state=state))
+            if not listed.moves:
+                break
+            move = rng.choice(list(listed.moves))
+            if ply % 20 == 3:
+                for verb, msg in (
+                    ("legalMoves", pb.LegalMovesRequest(game=game_id, state=state)),
+                    ("validateMove", pb.ValidateMoveRequest(game=game_id, state=state, move=move)),
+                    ("applyMove", pb.ApplyMoveRequest(game=game_id, state=state, move=move)),
+                ):
+                    out.append((verb, json_format.MessageToDict(msg)))
+            state = SLOW.apply_move(pb.ApplyMoveRequest(game=game_id, state=state, move=move)).state
+    return out
+
+
+REQUESTS = _requests()
+ODD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.sampled_from(["", "0", "7", "-1", "1e3", "VALHALLA_PHASE_MOVE", "PENKI_PIECE_JOKER", "AAEC-_8", "x"]),
+    st.just([]),
+    st.just({}),
+    st.lists(st.integers(0, 40), max_size=3),
+)
+
+
+def _paths(node: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [here]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*here, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*here, i))
+    return out
+
+
+def _mutate(body: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    body = json.loads(json.dumps(body))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(body)[1:] or [()]))
+        if not path:
+            break
+        parent = body
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        action = data.draw(st.sampled_from(["value", "value", "delete", "rename", "extra"]))
+        if action == "value":
+            parent[last] = data.draw(ODD_VALUES)
+        elif action == "delete":
+            del parent[last]
+        elif isinstance(parent, dict) and action == "rename":
+            snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in str(last))
+            parent[snake] = parent.pop(last)
+        elif isinstance(parent, dict):
+            parent[data.draw(st.sampled_from(["moveShip", "cast", "valhalla", "penki", "bogus", "seed"]))] = (
+                data.draw(ODD_VALUES)
+            )
+    return body
+
+
+def _post(fast: RulesApi | None, verb: str, game_id: str, body: bytes) -> Any:
+    rpc = rest._VERB_RPCS[verb]
+    try:
+        content, media = rest.answer_post(SLOW, fast, rpc, game_id, body, "application/json", "")
+    except LawspeakerError as err:
+        return ("error", err.code, err.reason, err.message, tuple(err.field_violations))
+    except rest.Problem as problem:
+        return ("problem", problem.status, problem.reason, problem.detail)
+    assert media == "application/json"
+    return json.loads(content)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_body_gets_the_same_answer_with_or_without_the_wire_path(data: st.DataObject) -> None:
+    """Canonical or not, valid or not: the REST answer is the one the general path gives, and a
+    bad body is a client error, never an exception of another kind."""
+    verb, body = data.draw(st.sampled_from(REQUESTS))
+    mutated = _mutate(body, data)
+    raw = json.dumps(mutated).encode()
+    game_id = body.get("game", "valhalla")
+    fast, general = _post(FAST, verb, game_id, raw), _post(None, verb, game_id, raw)
+    if verb == "new" and isinstance(fast, dict) and mutated.get("seed") is None:
+        assert isinstance(general, dict)  # no seed: a random game each time
+    else:
+        assert fast == general
