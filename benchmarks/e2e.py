@@ -31,6 +31,8 @@ from lawspeaker.api import RulesApi
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import rules_service_pb2_grpc
 
+ROUNDS = 4  # alternating rounds of each load and its floor
+
 
 @dataclass
 class Load:
@@ -136,8 +138,10 @@ def wrk(
             args = ["taskset", "-c", "1", *args]
         out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    # The latency distribution's own lines ("     50%    2.72ms"), not a percentage such as
+    # "71.50%" in the thread stats above them.
+    p50 = _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(bad.group(1)) if bad else 0) + (sum(int(g) for g in sock.groups()) if sock else 0)
@@ -211,7 +215,7 @@ def alternate(rounds: int, runs: dict[str, Callable[[], Load]]) -> dict[str, Loa
     return {name: combine(name, loads) for name, loads in got.items()}
 
 
-def measure(seconds: int = 8, rounds: int = 4) -> list[tuple[Load, Load]]:
+def measure(seconds: int = 8, rounds: int = ROUNDS) -> list[tuple[Load, Load]]:
     """(floor, ApplyMove) pairs for REST and gRPC, measured against one server process, in
     ``rounds`` alternating rounds of ``seconds / rounds`` each."""
     request = mid_game_request()
@@ -243,7 +247,7 @@ def measure(seconds: int = 8, rounds: int = 4) -> list[tuple[Load, Load]]:
     return [(floor, apply), (grpc_floor, grpc_apply)]
 
 
-def measure_ceiling(seconds: int = 8, rounds: int = 4) -> tuple[Load, Load, int, int]:
+def measure_ceiling(seconds: int = 8, rounds: int = ROUNDS) -> tuple[Load, Load, int, int]:
     """What the REST stack alone allows: the same HTTP server and framework (uvicorn with httptools
     and uvloop, Litestar, one process on CPU 0) answering ``GET /healthz`` and a POST that reads a
     body as large as the ApplyMove request and answers with one as large as its response, doing no

@@ -31,7 +31,7 @@ from typing import Any
 
 import grpc
 import httpx
-from e2e import Load, Server, mid_game_request, wrk
+from e2e import ROUNDS, Load, Server, combine, mid_game_request, wrk
 from google.protobuf import json_format
 
 from lawspeaker.api import RulesApi
@@ -149,31 +149,21 @@ async def _loads(server: Server, seconds: float) -> list[tuple[Load, Load]]:
     out: list[tuple[Load, Load]] = []
 
     body = json.dumps(stateless_json, separators=(",", ":")).encode()
+    each = max(1, round(seconds / ROUNDS))
+    rest: dict[str, list[Load]] = {"stateless": [], "session": []}
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "session.lua"
         script.write_text(_session_script(move_json, seats))
         stateless_url = f"{base}/v1/games/valhalla:applyMove"
-        out.append(
-            (
-                wrk(
-                    "REST POST /v1/games/valhalla:applyMove (stateless)",
-                    stateless_url,
-                    int(seconds),
-                    body,
-                    CONCURRENCY,
-                    threads=CONCURRENCY,
-                ),
-                wrk(
-                    "REST POST /v1/sessions/{id}:applyMove",
-                    base,
-                    int(seconds),
-                    None,
-                    CONCURRENCY,
-                    threads=CONCURRENCY,
-                    script=script,
-                ),
-            )
+        for _ in range(ROUNDS):  # alternating, so that a slow spell of the machine hits both alike
+            rest["stateless"].append(wrk("", stateless_url, each, body, CONCURRENCY, threads=CONCURRENCY))
+            rest["session"].append(wrk("", base, each, None, CONCURRENCY, threads=CONCURRENCY, script=script))
+    out.append(
+        (
+            combine("REST POST /v1/games/valhalla:applyMove (stateless)", rest["stateless"]),
+            combine("REST POST /v1/sessions/{id}:applyMove", rest["session"]),
         )
+    )
 
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.grpc_port}") as channel:
         rules = rules_service_pb2_grpc.RulesServiceStub(channel)
@@ -198,10 +188,14 @@ async def _loads(server: Server, seconds: float) -> list[tuple[Load, Load]]:
             p.etag = applied.session.etag
             p.next += 1
 
+        grpc_rounds: dict[str, list[Load]] = {"stateless": [], "session": []}
+        for _ in range(ROUNDS):
+            grpc_rounds["stateless"].append(await _run(each, grpc_stateless, ""))
+            grpc_rounds["session"].append(await _run(each, grpc_session, ""))
         out.append(
             (
-                await _run(seconds, grpc_stateless, "gRPC RulesService/ApplyMove (stateless)"),
-                await _run(seconds, grpc_session, "gRPC SessionService/SessionApplyMove"),
+                combine("gRPC RulesService/ApplyMove (stateless)", grpc_rounds["stateless"]),
+                combine("gRPC SessionService/SessionApplyMove", grpc_rounds["session"]),
             )
         )
     return out

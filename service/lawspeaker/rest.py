@@ -389,9 +389,9 @@ def answer_post(
         wired = _wire_decode(rpc, body, content_type)
         if wired is not None:
             _check_game(wired.game, game_id)
-            wired = msgspec.structs.replace(wired, game=game_id)
-            with contextlib.suppress(wire.NotCanonical):  # the API is pure: start over below
-                return wire.encode(_call(fast, rpc, wired)), JSON
+            answer = wire_answer(fast, rpc, msgspec.structs.replace(wired, game=game_id))
+            if answer is not None:
+                return answer, JSON
     msg, was_protobuf = _decode(rpc.request_type, body, content_type)
     _check_game(getattr(msg, "game"), game_id)  # noqa: B009
     setattr(msg, "game", game_id)  # noqa: B010
@@ -399,6 +399,20 @@ def answer_post(
     if _accepts_protobuf(accept, was_protobuf):
         return response.SerializeToString(), PROTOBUF_TYPES[0]
     return msgspec.json.encode(protojson.to_dict(response)), JSON
+
+
+WIRE_RPCS = frozenset(r.name for r in _VERB_RPCS.values())
+"""The RulesService RPCs served over ``lawspeaker.wire`` messages for JSON: the four POST ones (the
+GET ones are cheap, and DescribeGame's answer holds a google.protobuf.Struct)."""
+
+
+def wire_answer(fast: RulesApi, rpc: Rpc, wired: Any) -> bytes | None:
+    """The JSON answer of ``rpc`` to a wire request, or None when the request turns out not to be
+    canonical (two members of a oneof): the API is pure, so the caller starts over on the general
+    path. Errors are raised as on that path."""
+    with contextlib.suppress(wire.NotCanonical):
+        return wire.encode(_call(fast, rpc, wired))
+    return None
 
 
 def _check_game(body_game: str, game_id: str) -> None:

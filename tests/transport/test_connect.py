@@ -149,6 +149,27 @@ def test_agrees_with_rest(client: httpx.Client) -> None:
     assert client.get("/v1/games").json() == json_format.MessageToDict(games)
 
 
+def test_every_json_spelling_gets_the_same_answer(client: httpx.Client) -> None:
+    """Canonical JSON takes the msgspec path (lawspeaker.wire), other spellings the general one."""
+    state = call_json(
+        client, f"{RULES}/NewGame", pb.NewGameRequest(game="valhalla", players=2, seed=5), pb.NewGameResponse
+    ).state
+    canonical = json_format.MessageToDict(pb.ApplyMoveRequest(game="valhalla", state=state, move=CAST))
+    spelled = json_format.MessageToDict(
+        pb.ApplyMoveRequest(game="valhalla", state=state, move=CAST), preserving_proto_field_name=True
+    )
+    answers = [
+        client.post(f"{RULES}/ApplyMove", content=json.dumps(body), headers=CONNECT_JSON)
+        for body in (canonical, spelled)
+    ]
+    assert [r.status_code for r in answers] == [200, 200]
+    assert answers[0].json() == answers[1].json()
+    both = json.loads(json.dumps(canonical))
+    both["move"]["valhalla"]["moveShip"] = {"ship": 1, "to": 2}
+    r = client.post(f"{RULES}/ApplyMove", content=json.dumps(both), headers=CONNECT_JSON)
+    assert connect_error(r, 400, "invalid_argument")["message"]
+
+
 def test_get_for_methods_without_side_effects(client: httpx.Client) -> None:
     message = json.dumps({"game": "valhalla"})
     r = client.get(f"{RULES}/DescribeGame", params={"connect": "v1", "encoding": "json", "message": message})
