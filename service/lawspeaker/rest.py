@@ -540,11 +540,11 @@ def _bound_handler(
             raise Problem(
                 405, "METHOD_NOT_ALLOWED", f"Method {http_method} is not allowed for {request.url.path}."
             )
-        token = bearer(request.headers.get("authorization"))
+        token = bearer(_header(request, b"authorization") or None)
         was_protobuf = False
         if rpc.body == "*":
             msg, was_protobuf = _decode(
-                rpc.request_type, await request.body(), request.headers.get("content-type", "")
+                rpc.request_type, await _read_body(request), _header(request, b"content-type")
             )
         else:
             msg = rpc.request_type()
