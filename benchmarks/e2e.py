@@ -43,6 +43,19 @@ class Load:
     errors: int
 
 
+def wait_for(*ports: int, seconds: float = 30) -> bool:
+    """Whether every port on 127.0.0.1 accepts a connection within ``seconds``."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            for port in ports:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,14 +97,8 @@ class Server:
         if shutil.which("taskset"):
             cmd = ["taskset", "-c", "0", *cmd]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.http_port), 0.2).close()
-                socket.create_connection(("127.0.0.1", self.grpc_port), 0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
+        if wait_for(self.http_port, self.grpc_port):
+            return
         self.stop()
         raise RuntimeError("the server did not start")
 
@@ -264,13 +271,7 @@ def measure_ceiling(seconds: int = 8, rounds: int = ROUNDS) -> tuple[Load, Load,
             cmd = ["taskset", "-c", "0", *cmd]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.time() + 30
-            while time.time() < deadline:
-                try:
-                    socket.create_connection(("127.0.0.1", port), 0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_for(port)
             base = f"http://127.0.0.1:{port}"
             each = max(1, round(seconds / rounds))
             wrk("warm-up", f"{base}/healthz", 2, None)

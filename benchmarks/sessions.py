@@ -31,7 +31,7 @@ from typing import Any
 
 import grpc
 import httpx
-from e2e import ROUNDS, Load, Server, combine, mid_game_request, wrk
+from e2e import ROUNDS, Load, Server, alternate, combine, mid_game_request, wrk
 from google.protobuf import json_format
 
 from lawspeaker.api import RulesApi
@@ -150,18 +150,25 @@ async def _loads(server: Server, seconds: float) -> list[tuple[Load, Load]]:
 
     body = json.dumps(stateless_json, separators=(",", ":")).encode()
     each = max(1, round(seconds / ROUNDS))
-    rest: dict[str, list[Load]] = {"stateless": [], "session": []}
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "session.lua"
         script.write_text(_session_script(move_json, seats))
         stateless_url = f"{base}/v1/games/valhalla:applyMove"
-        for _ in range(ROUNDS):  # alternating, so that a slow spell of the machine hits both alike
-            rest["stateless"].append(wrk("", stateless_url, each, body, CONCURRENCY, threads=CONCURRENCY))
-            rest["session"].append(wrk("", base, each, None, CONCURRENCY, threads=CONCURRENCY, script=script))
+        rest = alternate(
+            ROUNDS,
+            {
+                "REST POST /v1/games/valhalla:applyMove (stateless)": lambda: wrk(
+                    "", stateless_url, each, body, CONCURRENCY, threads=CONCURRENCY
+                ),
+                "REST POST /v1/sessions/{id}:applyMove": lambda: wrk(
+                    "", base, each, None, CONCURRENCY, threads=CONCURRENCY, script=script
+                ),
+            },
+        )
     out.append(
         (
-            combine("REST POST /v1/games/valhalla:applyMove (stateless)", rest["stateless"]),
-            combine("REST POST /v1/sessions/{id}:applyMove", rest["session"]),
+            rest["REST POST /v1/games/valhalla:applyMove (stateless)"],
+            rest["REST POST /v1/sessions/{id}:applyMove"],
         )
     )
 

@@ -32,7 +32,6 @@ from google.protobuf import descriptor_pb2
 from google.protobuf.message import Message
 from litestar import Request, Response, route
 from litestar.enums import HttpMethod
-from litestar.exceptions import HTTPException
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Stream
@@ -49,11 +48,11 @@ from lawspeaker.rest import (
     Problem,
     Rpc,
     _decode,
+    _read_body,
     _wire_decode,
     wire_answer,
 )
 from lawspeaker.sessions.service import SessionApi, bearer
-from lawspeaker.wire import default_wire
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +134,9 @@ def _decompress(body: bytes, encoding: str) -> bytes:
 
 async def _body(request: Request[Any, Any, Any]) -> bytes:
     try:
-        return await request.body()
-    except HTTPException as err:
-        if err.status_code == 413:
+        return await _read_body(request)
+    except Problem as err:
+        if err.status == 413:
             raise ConnectError(
                 "resource_exhausted", f"The request body exceeds the limit of {MAX_BODY_BYTES} bytes."
             ) from None
@@ -304,9 +303,12 @@ def _handler(
     )(handle)
 
 
-def handlers(rules: RulesApi, sessions: SessionApi | None) -> list[HTTPRouteHandler]:
+def handlers(
+    rules: RulesApi, sessions: SessionApi | None, fast: RulesApi | None = None
+) -> list[HTTPRouteHandler]:
     """The Connect routes of RulesService and SessionService (the latter answering
-    ``unimplemented`` when the server has no sessions)."""
+    ``unimplemented`` when the server has no sessions). ``fast``, the same rules over
+    ``lawspeaker.wire`` messages, answers canonical JSON calls as REST does."""
 
     async def call_rules(rpc: Rpc, msg: Message, _token: str | None) -> Message:
         method: Callable[[Message], Message] = getattr(rules, rpc.api_method)
@@ -325,7 +327,7 @@ def handlers(rules: RulesApi, sessions: SessionApi | None) -> list[HTTPRouteHand
             RPCS[0].service.full_name,
             RPCS,
             call_rules,
-            fast=RulesApi(rules.registry, messages=default_wire()),
+            fast=fast,
         ),
         _handler(
             SESSION_RPCS[0].service.full_name,

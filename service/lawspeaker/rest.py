@@ -653,7 +653,7 @@ def create_app(
             healthz,
             schema,
             *(_session_handlers(sessions) if sessions is not None else ()),
-            *connect.handlers(rules, sessions),
+            *connect.handlers(rules, sessions, fast),
         ],
         cors_config=CORSConfig(
             allow_origins=list(cors_origins),

@@ -293,7 +293,7 @@ def _dec_hook(typ: type, value: Any) -> Any:
         if type(value) is str and _DIGITS.fullmatch(value):
             value = int(value)
         if type(value) is int and typ.low <= value <= typ.high:
-            return (_UINT64_ZERO if typ is UInt64 else _INT64_ZERO) if value == 0 else typ(value)
+            return uint64(value) if typ is UInt64 else int64(value)
         raise ValueError(f"not a {typ.__name__}")
     raise NotImplementedError(typ)
 

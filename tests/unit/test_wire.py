@@ -18,8 +18,10 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from lawspeaker import wire
+from lawspeaker import rest, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.registry import REGISTRY
@@ -247,11 +249,6 @@ def test_messages_the_wire_does_not_compile_are_named() -> None:
 
 
 # --------------------------------------------------------------------------- fuzzing the REST path
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from lawspeaker import rest  # noqa: E402
 
 
 def _requests() -> list[tuple[str, dict[str, Any]]]:
