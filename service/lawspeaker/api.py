@@ -108,14 +108,16 @@ class RulesApi:
             raise _prefixed(core.InvalidState(problems), f"state.{field}.")
         return state
 
-    def encode_state(self, entry: Entry[Any, Any, Any], state: Any) -> game_pb2.GameState:
+    def encode_state(
+        self, entry: Entry[Any, Any, Any], state: Any, with_rng: bool = True
+    ) -> game_pb2.GameState:
+        """The state's message; without its RNG when ``with_rng`` is False (what a session shows)."""
         m = self.m
-        rng = entry.codec.rng_of(state)
-        return m.GameState(  # type: ignore[no-any-return]
-            rules_version=entry.game.rules_version,
-            rng=m.RngState(seed=rng.seed, counter=m.uint64(rng.counter)),
-            **{entry.codec.field: entry.codec.state_to_proto(state)},
-        )
+        fields: dict[str, Any] = {entry.codec.field: entry.codec.state_to_proto(state)}
+        if with_rng:
+            rng = entry.codec.rng_of(state)
+            fields["rng"] = m.RngState(seed=rng.seed, counter=m.uint64(rng.counter))
+        return m.GameState(rules_version=entry.game.rules_version, **fields)  # type: ignore[no-any-return]
 
     def decode_move(self, entry: Entry[Any, Any, Any], msg: game_pb2.Move, present: bool) -> Any:
         field = entry.codec.field

@@ -25,7 +25,7 @@ import logging
 import struct
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from google.protobuf import descriptor_pb2
@@ -36,7 +36,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Stream
 
-from lawspeaker import errors, protojson
+from lawspeaker import errors, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.rest import (
@@ -53,6 +53,7 @@ from lawspeaker.rest import (
     wire_answer,
 )
 from lawspeaker.sessions.service import SessionApi, bearer
+from lawspeaker.v1 import session_service_pb2 as spb
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,9 @@ def _bytes(msg: Message, codec: str) -> bytes:
     return msgspec.json.encode(protojson.to_dict(msg))
 
 
-def _encode(msg: Message, codec: str) -> Response[bytes]:
+def _encode(msg: Message | wire.Message, codec: str) -> Response[bytes]:
+    if isinstance(msg, wire.Message):  # a JSON answer built over wire messages
+        return Response(wire.encode(msg), media_type=JSON)
     return Response(_bytes(msg, codec), media_type=PROTO if codec == "proto" else JSON)
 
 
@@ -221,7 +224,7 @@ async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIt
     yield _end_stream()
 
 
-Call = Callable[[Rpc, Message, str | None], Awaitable[Message]]
+Call = Callable[[Rpc, Message, str | None, str], Awaitable[Message | wire.Message]]  # (.., codec)
 Streamer = Callable[[Rpc, Message, str | None], AsyncIterator[Message]]
 
 
@@ -283,7 +286,8 @@ def _handler(
                 if answer is not None:
                     return Response(answer, media_type=JSON)
             msg, _ = _decode(rpc.request_type, data, "application/x-protobuf" if codec == "proto" else JSON)
-            return _encode(await call(rpc, msg, bearer(request.headers.get("authorization"))), codec)
+            token = bearer(request.headers.get("authorization"))
+            return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:
             return _error_response(*errors.to_connect_error(err))
         except ConnectError as err:
@@ -310,11 +314,17 @@ def handlers(
     ``unimplemented`` when the server has no sessions). ``fast``, the same rules over
     ``lawspeaker.wire`` messages, answers canonical JSON calls as REST does."""
 
-    async def call_rules(rpc: Rpc, msg: Message, _token: str | None) -> Message:
+    async def call_rules(rpc: Rpc, msg: Message, _token: str | None, _codec: str) -> Message:
         method: Callable[[Message], Message] = getattr(rules, rpc.api_method)
         return method(msg)
 
-    async def call_sessions(rpc: Rpc, msg: Message, token: str | None) -> Message:
+    async def call_sessions(rpc: Rpc, msg: Message, token: str | None, codec: str) -> Message | wire.Message:
+        assert sessions is not None
+        if rpc.name == "SessionApplyMove" and codec == "json":  # answered over wire, as REST does
+            answer: Message | wire.Message = await sessions.session_apply_move_wire(
+                cast(spb.SessionApplyMoveRequest, msg), token
+            )
+            return answer
         method: Callable[[Message, str | None], Awaitable[Message]] = getattr(sessions, rpc.api_method)
         return await method(msg, token)
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from google.api import annotations_pb2
@@ -363,7 +363,9 @@ def _wire_decode(rpc: Rpc, body: bytes, content_type: str) -> Any | None:
         return None
 
 
-def _encode(msg: Message, protobuf: bool) -> Response[bytes]:
+def _encode(msg: Message | wire.Message, protobuf: bool) -> Response[bytes]:
+    if isinstance(msg, wire.Message):
+        return Response(wire.encode(msg), media_type=JSON)
     if protobuf:
         return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
     return Response(msgspec.json.encode(protojson.to_dict(msg)), media_type=JSON)
@@ -516,7 +518,7 @@ def _bound_handler(
     http_method: str,
     path: str,
     by_verb: Mapping[str, Rpc],
-    call: Callable[[Rpc, Message, str | None], Awaitable[Message]],
+    call: Callable[[Rpc, Message, str | None, bool], Awaitable[Any]],
     stream: Callable[[Rpc, Message, str | None], AsyncIterator[Message]],
 ) -> HTTPRouteHandler:
     """One Litestar handler for every RPC bound to ``http_method path`` (they differ by ``:verb``)."""
@@ -563,7 +565,8 @@ def _bound_handler(
             updates = stream(rpc, msg, token)
             first = await updates.__anext__()  # errors before the first update are plain HTTP errors
             return _sse(first, updates)
-        return _encode(await call(rpc, msg, token), _wants_protobuf(request, was_protobuf))
+        protobuf = _wants_protobuf(request, was_protobuf)
+        return _encode(await call(rpc, msg, token, protobuf), protobuf)
 
     names = "_".join(r.api_method for r in by_verb.values())
     handle.__name__ = f"{http_method.lower()}_{names}"
@@ -573,7 +576,11 @@ def _bound_handler(
 def _session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
     """The SessionService routes, as the annotations of its RPCs bind them."""
 
-    async def call(rpc: Rpc, msg: Message, token: str | None) -> Message:
+    async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Any:
+        if rpc.name == "SessionApplyMove" and not protobuf:  # the hot one: answered over wire
+            return await api.session_apply_move_wire(
+                cast(session_service_pb2.SessionApplyMoveRequest, msg), token
+            )
         method: Callable[[Message, str | None], Awaitable[Message]] = getattr(api, rpc.api_method)
         return await method(msg, token)
 

@@ -345,9 +345,17 @@ class Wire:
 
 @functools.cache
 def default_wire() -> Wire:
-    """The namespace over every file of the stateless contract (shared messages, RulesService and
-    each game), compiled once per process: messages and enum values of two namespaces do not mix
+    """The namespace over every file of the contract (shared messages, RulesService, SessionService
+    and each game), compiled once per process: messages and enum values of two namespaces do not mix
     (an enum value equals the same value of its own type only, and any plain int of its number)."""
-    from lawspeaker.v1 import game_pb2, pax_penning_pb2, penki_pb2, rules_service_pb2, valhalla_pb2
+    from lawspeaker.v1 import (
+        game_pb2,
+        pax_penning_pb2,
+        penki_pb2,
+        rules_service_pb2,
+        session_service_pb2,
+        valhalla_pb2,
+    )
 
-    return Wire(m.DESCRIPTOR for m in (game_pb2, valhalla_pb2, penki_pb2, pax_penning_pb2, rules_service_pb2))
+    files = (game_pb2, valhalla_pb2, penki_pb2, pax_penning_pb2, rules_service_pb2, session_service_pb2)
+    return Wire(m.DESCRIPTOR for m in files)

@@ -7,7 +7,9 @@ import random
 
 import msgspec
 import pytest
+from google.protobuf import json_format
 
+from lawspeaker import wire
 from lawspeaker.api import RulesApi
 from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import LogEntry, SessionApi
@@ -125,5 +127,55 @@ def test_a_client_replays_the_public_log_of_an_unseeded_session(game: str, make_
         state.ClearField("rng")
         public = await api.get_session(spb.GetSessionRequest(session=session), None)
         assert public.session.state == state
+
+    run(make_store, body)
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_session_apply_move_answers_the_same_over_wire_and_protobuf(
+    game: str, make_store: StoreFactory
+) -> None:
+    """JSON callers get SessionApplyMove built over ``lawspeaker.wire`` messages: two sessions of
+    one seed, one answered each way, give the same JSON at every move (each seat's own view, events
+    and outcome), at the fewest and the most players, and with a request id (whose stored answer is
+    protobuf either way)."""
+    entry = REGISTRY[game]
+
+    async def body(api: SessionApi) -> None:
+        for players in sorted({entry.game.min_players, entry.game.max_players}):
+            made = [
+                await api.create_session(spb.CreateSessionRequest(game=game, players=players, seed=3), None)
+                for _ in range(2)
+            ]
+            sessions = [m.session.session for m in made]
+            tokens = [[t.token for t in m.seat_tokens] for m in made]
+            etags = [m.session.etag for m in made]
+            current = made[0].session
+            chooser = random.Random(3)
+            for ply in range(PLIES * 3):
+                if current.game_over:
+                    break
+                seat = current.to_act[0] if current.to_act else 0
+                listed = await api.session_legal_moves(
+                    spb.SessionLegalMovesRequest(session=sessions[0]), tokens[0][seat]
+                )
+                move = chooser.choice(list(listed.moves))
+                request_id = f"r{ply}" if ply % 3 == 0 else ""
+                requests = [
+                    spb.SessionApplyMoveRequest(session=s, move=move, etag=e, request_id=request_id)
+                    for s, e in zip(sessions, etags, strict=True)
+                ]
+                by_protobuf = await api.session_apply_move(requests[0], tokens[0][seat])
+                by_wire = await api.session_apply_move_wire(requests[1], tokens[1][seat])
+                assert isinstance(by_wire, wire.Message)
+                expected = json_format.MessageToDict(by_protobuf)
+                got = msgspec.json.decode(wire.encode(by_wire))
+                got["session"]["session"] = expected["session"]["session"]
+                assert got == expected, f"ply {ply}"
+                if request_id:  # a retry gets the first answer, the same on either path
+                    again = await api.session_apply_move_wire(requests[1], tokens[1][seat])
+                    assert json_format.MessageToDict(again) == msgspec.json.decode(wire.encode(by_wire))
+                current = by_protobuf.session
+                etags = [by_protobuf.session.etag, by_wire.session.etag]
 
     run(make_store, body)

@@ -12,6 +12,8 @@ the secret RNG, versions (etags), idempotency, the move log and undo.
 - Responses carry ``game.view(state, seat)`` encoded with the ``rng`` field cleared.
 - A chance step is resolved by the seat to act sending the draw move; the server draws from the
   session's RNG. With physical dice only explicit outcomes are accepted, and the server never draws.
+- SessionApplyMove, the call a game makes most, can answer over ``lawspeaker.wire`` messages
+  instead (``session_apply_move_wire``, for JSON callers); what is stored stays protobuf.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 import msgspec
 
+from lawspeaker import wire
 from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
@@ -120,6 +123,7 @@ class _Opened:
     loaded: Loaded
     record: Record
     seat: int | None
+    state: Any = None  # the engine state of ``record.state`` when this replica already has it
 
     @property
     def etag(self) -> str:
@@ -132,10 +136,14 @@ class SessionApi:
     def __init__(self, store: SessionStore, rules: RulesApi | None = None) -> None:
         self.store = store
         self.rules = rules if rules is not None else RulesApi()
+        # The same games over ``lawspeaker.wire`` messages: SessionApplyMove answers JSON callers
+        # with them (``session_apply_move_wire``), written without building protobuf messages.
+        self.wire_rules = RulesApi(self.rules.registry, messages=wire.default_wire())
         # The version this replica wrote last, per session. A revision names one immutable record
         # (revisions are never reused), so an apply on that etag needs no read: the compare-and-set
         # of the write still checks the revision, the request id and that the session exists.
-        self._recent: OrderedDict[str, tuple[int, Record, int]] = OrderedDict()
+        # It keeps that version's engine state too, so such an apply decodes and checks nothing.
+        self._recent: OrderedDict[str, tuple[int, Record, int, Any]] = OrderedDict()
 
     def shutdown(self) -> None:
         """Ends every watch stream, so a graceful shutdown does not wait for them."""
@@ -173,8 +181,8 @@ class SessionApi:
             raise denied("SEAT_TOKEN_INVALID", "The seat token is not valid for this session.")
         return seat
 
-    def _remember(self, session: str, rev: int, record: Record, log_length: int) -> None:
-        self._recent[session] = (rev, record, log_length)
+    def _remember(self, session: str, rev: int, record: Record, log_length: int, state: Any) -> None:
+        self._recent[session] = (rev, record, log_length, state)
         self._recent.move_to_end(session)
         while len(self._recent) > RECENT_SESSIONS:
             self._recent.popitem(last=False)
@@ -185,8 +193,10 @@ class SessionApi:
         if found is None or etag != str(found[0]):
             return None
         entry, key = self._key(session)
-        rev, record, log_length = found
-        return _Opened(entry, key, Loaded(rev, b"", log_length), record, self._seat(record, token, True))
+        rev, record, log_length, state = found
+        return _Opened(
+            entry, key, Loaded(rev, b"", log_length), record, self._seat(record, token, True), state
+        )
 
     async def _open(
         self, session: str, token: str | None, required: bool = False, request_id: str = ""
@@ -221,25 +231,36 @@ class SessionApi:
         state: Any,
         rev: int | None = None,
         full: game_pb2.GameState | None = None,
-    ) -> pb.Session:
+        api: RulesApi | None = None,
+    ) -> Any:
+        """The session as the caller's seat sees it: a protobuf ``Session``, or one over the messages
+        of ``api`` (the wire ones) when given. ``full`` is ``state`` already encoded, if it is."""
         entry, g = o.entry, o.entry.game
-        out = pb.Session(
+        if api is None:
+            messages: Any = pb
+            shown = self._encode_view(entry, state, o.seat, full)
+        else:
+            messages = api.m
+            shown = api.encode_state(api.registry[g.id], g.view(state, o.seat), with_rng=False)
+        rules = api if api is not None else self.rules
+        fields: dict[str, Any] = {}
+        if o.seat is not None:
+            fields["seat"] = o.seat
+        outcome = g.outcome(state)
+        if outcome is not None:
+            fields["game_over"] = True
+            fields["outcome"] = rules.encode_outcome(outcome)
+        return messages.Session(
             session=o.key.session,
             game=g.id,
             players=record.players,
             etag=str(o.loaded.rev if rev is None else rev),
-            move_count=record.move_count,
-            state=self._encode_view(entry, state, o.seat, full),
-            to_act=g.to_act(state).players,
+            move_count=rules.m.int64(record.move_count),
+            state=shown,
+            to_act=list(g.to_act(state).players),
             physical_dice=record.physical_dice,
+            **fields,
         )
-        if o.seat is not None:
-            out.seat = o.seat
-        outcome = g.outcome(state)
-        if outcome is not None:
-            out.game_over = True
-            out.outcome.CopyFrom(self.rules.encode_outcome(outcome))
-        return out
 
     def _check_etag(self, o: _Opened, etag: str) -> None:
         if not etag:
@@ -305,6 +326,14 @@ class SessionApi:
         if entry.seat_events is not None:
             chosen = entry.seat_events.get(PUBLIC if seat is None else seat, entry.events)
         return [game_pb2.GameEvent.FromString(e) for e in chosen]
+
+    @staticmethod
+    def _seen_events(o: _Opened, events: Sequence[core.Event]) -> list[core.Event]:
+        """The events as the caller's seat sees them (as ``_events_for`` gives them from the log)."""
+        view_event = _hook(o.entry.game, "view_event")
+        if view_event is None:
+            return list(events)
+        return [seen for seen in (view_event(e, o.seat) for e in events) if seen is not None]
 
     def _visible_events(
         self, o: _Opened, events: Sequence[core.Event]
@@ -482,6 +511,15 @@ class SessionApi:
     async def session_apply_move(
         self, request: pb.SessionApplyMoveRequest, token: str | None
     ) -> pb.SessionApplyMoveResponse:
+        answer: pb.SessionApplyMoveResponse = await self._apply_move(request, token, False)
+        return answer
+
+    async def session_apply_move_wire(self, request: pb.SessionApplyMoveRequest, token: str | None) -> Any:
+        """SessionApplyMove answered with ``lawspeaker.wire`` messages (for JSON callers): the same
+        answer, but that a replayed request id gets its stored protobuf answer."""
+        return await self._apply_move(request, token, True)
+
+    async def _apply_move(self, request: pb.SessionApplyMoveRequest, token: str | None, as_wire: bool) -> Any:
         if len(request.request_id) > MAX_REQUEST_ID:
             raise malformed(
                 "request_id", f"must be at most {MAX_REQUEST_ID} characters", "REQUEST_ID_TOO_LONG"
@@ -489,7 +527,7 @@ class SessionApi:
         cached = self._from_recent(request.session, token, request.etag)
         if cached is not None:
             try:
-                return await self._apply(cached, request, token)
+                return await self._apply(cached, request, token, as_wire)
             except LawspeakerError as err:
                 if not request.request_id or err.code is ErrorCode.UNAVAILABLE:
                     raise
@@ -497,15 +535,16 @@ class SessionApi:
         o = await self._open(request.session, token, required=True, request_id=request.request_id)
         if o.loaded.replay is not None:
             return _replayed(request, o.loaded.replay)
-        return await self._apply(o, request, token)
+        return await self._apply(o, request, token, as_wire)
 
     async def _apply(
-        self, o: _Opened, request: pb.SessionApplyMoveRequest, token: str | None
-    ) -> pb.SessionApplyMoveResponse:
-        """Checks and makes the move on the version ``o``; one compare-and-set writes it."""
+        self, o: _Opened, request: pb.SessionApplyMoveRequest, token: str | None, as_wire: bool
+    ) -> Any:
+        """Checks and makes the move on the version ``o``; one compare-and-set writes it. The answer
+        is a protobuf message, or a wire one when ``as_wire``."""
         entry, g = o.entry, o.entry.game
         self._check_etag(o, request.etag)
-        state = self._state(entry, o.record.state)
+        state = o.state if o.state is not None else self._state(entry, o.record.state)
         move = self.rules.decode_move(entry, request.move, request.HasField("move"))
         self._turn_rule(o, state)
         self._chance_rule(o, state, move)
@@ -530,11 +569,16 @@ class SessionApi:
         record = msgspec.structs.replace(
             o.record, state=full.SerializeToString(), move_count=o.record.move_count + 1
         )
-        response = pb.SessionApplyMoveResponse(
-            session=self._session(o, record, new_state, o.loaded.rev + 1, full),
-            events=self._events_for(log_entry, o.seat),
-        )
         idem = _idem_field(token, request.request_id) if request.request_id and token else ""
+        response = None
+        idem_value = b""
+        if not as_wire or idem:  # idempotency keeps the protobuf answer, for either transport
+            response = pb.SessionApplyMoveResponse(
+                session=self._session(o, record, new_state, o.loaded.rev + 1, full),
+                events=self._events_for(log_entry, o.seat),
+            )
+            if idem:
+                idem_value = _fingerprint(request) + response.SerializeToString()
         written = await self.store.write(
             o.key,
             Write(
@@ -542,7 +586,7 @@ class SessionApi:
                 data=_ENCODE.encode(record),
                 push=_ENCODE.encode(log_entry),
                 idem_field=idem,
-                idem_value=_fingerprint(request) + response.SerializeToString() if idem else b"",
+                idem_value=idem_value,
             ),
         )
         if written.status is not WriteStatus.WRITTEN:
@@ -553,7 +597,14 @@ class SessionApi:
             raise session_not_found(request.session)
         if written.status is WriteStatus.STALE:
             raise _stale(request.session, request.etag, "newer")
-        self._remember(request.session, o.loaded.rev + 1, record, o.loaded.log_length + 1)
+        self._remember(request.session, o.loaded.rev + 1, record, o.loaded.log_length + 1, new_state)
+        if as_wire:
+            api = self.wire_rules
+            over = api.registry[g.id]  # the game's codec over wire messages
+            return api.m.SessionApplyMoveResponse(
+                session=self._session(o, record, new_state, o.loaded.rev + 1, api=api),
+                events=[api.encode_event(over, e) for e in self._seen_events(o, events)],
+            )
         return response
 
     async def undo_move(self, request: pb.UndoMoveRequest, token: str | None) -> pb.UndoMoveResponse:
@@ -648,10 +699,18 @@ def _hook(game: Any, name: str) -> Any:
     ``drawn_outcome(state) -> Move`` names the explicit outcome a server draw in ``state`` comes to
     (a shortcut; the session checks it by applying it).
     """
+    known = _HOOKS.get((id(game), name))
+    if known is not None and known[0] is game:
+        return known[1]
     found = getattr(game, name, None)
     if found is None:
         found = getattr(sys.modules.get(type(game).__module__), name, None)
-    return found if callable(found) else None
+    hook = found if callable(found) else None
+    _HOOKS[(id(game), name)] = (game, hook)  # a game is registered once: look each hook up once
+    return hook
+
+
+_HOOKS: dict[tuple[int, str], tuple[Any, Any]] = {}
 
 
 def _stale(session: str, sent: str, current: str) -> LawspeakerError:

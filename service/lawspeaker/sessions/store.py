@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
 CLOSED = b"closed"  # what subscribers get when the service shuts down
@@ -276,6 +277,8 @@ if ARGV[2] ~= '' then replay = redis.call('HGET', KEYS[3], ARGV[2]) end
 return {got[1], got[2], redis.call('LLEN', KEYS[2]), replay}
 """
 
+_WRITE_SCRIPT, _LOAD_SCRIPT = Script(_WRITE), Script(_LOAD)
+
 
 class RedisStore:
     """Sessions in Redis (redis-py asyncio with hiredis), shared by every replica."""
@@ -309,8 +312,18 @@ class RedisStore:
             max_connections=MAX_WATCHERS,
         )
         self._stopping = False
-        self._write = self.client.register_script(_WRITE)
-        self._load = self.client.register_script(_LOAD)
+        # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
+        # redis-py serves the rest (creation, deletion, the log, pub/sub) and TLS URLs.
+        self._fast = Multiplexed(url, timeout) if Multiplexed.serves(url) else None
+        self._scripts = {
+            script: self.client.register_script(script.body) for script in (_WRITE_SCRIPT, _LOAD_SCRIPT)
+        }
+
+    async def _script(self, script: Script, key: SessionKey, args: list[Any]) -> Any:
+        keys, fast = self.keys(key), self._fast
+        if fast is not None:
+            return await self._guard(lambda: fast.script(script, keys, args))
+        return await self._guard(lambda: self._scripts[script](keys=keys, args=args))
 
     def keys(self, key: SessionKey) -> list[str]:
         return [key.name(self.prefix, part) for part in ("record", "log", "idem", "idemq")]
@@ -325,6 +338,10 @@ class RedisStore:
             return await call()
         except (TimeoutError, exceptions.ConnectionError, exceptions.TimeoutError, OSError) as err:
             raise unavailable(f"Redis: {type(err).__name__}") from None
+        except ReplyError as err:  # from the multiplexed connection: the same rule as below
+            if err.transient:
+                raise unavailable(f"Redis: {str(err).split(' ', 1)[0]}") from None
+            raise
         except exceptions.ResponseError as err:
             # Redis is up but refuses to serve for now (full, a read-only replica after a failover,
             # a cluster reconfiguring, a long script running): unavailable too, and nothing was
@@ -353,9 +370,7 @@ class RedisStore:
         return await self._guard(run)
 
     async def load(self, key: SessionKey, idem_field: str = "") -> Loaded | None:
-        got: Sequence[Any] = await self._guard(
-            lambda: self._load(keys=self.keys(key), args=[self.ttl, idem_field])
-        )
+        got: Sequence[Any] = await self._script(_LOAD_SCRIPT, key, [self.ttl, idem_field])
         if not got:
             return None
         replay = got[3] if isinstance(got[3], bytes) else None
@@ -373,7 +388,7 @@ class RedisStore:
             self.channel(key),
             IDEMPOTENCY_WINDOW,
         ]
-        got: Sequence[Any] = await self._guard(lambda: self._write(keys=self.keys(key), args=args))
+        got: Sequence[Any] = await self._script(_WRITE_SCRIPT, key, args)
         status = int(got[0])
         if status == 1:
             return WriteResult(WriteStatus.WRITTEN)
@@ -436,6 +451,8 @@ class RedisStore:
 
     async def close(self) -> None:
         self._stopping = True
+        if self._fast is not None:
+            await self._fast.close()
         with contextlib.suppress(Exception):
             await self.client.aclose()
         with contextlib.suppress(Exception):
