@@ -7,12 +7,14 @@ errors to their own status codes once (``lawspeaker.grpc_server`` and ``lawspeak
 
 from __future__ import annotations
 
+import functools
 import os
 import types
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
+from lawspeaker import wire
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
@@ -57,6 +59,12 @@ class RulesApi:
             core.Result.DRAW: self.m.GAME_RESULT_DRAW,
             core.Result.ALL_LOSE: self.m.GAME_RESULT_ALL_LOSE,
         }
+
+    @functools.cached_property
+    def on_wire(self) -> RulesApi:
+        """These games over ``lawspeaker.wire`` messages, for JSON callers; built once and shared
+        by every transport and SessionService."""
+        return RulesApi(self.registry, messages=wire.default_wire())
 
     # ------------------------------------------------------------------ helpers
 

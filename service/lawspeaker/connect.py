@@ -25,7 +25,7 @@ import logging
 import struct
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 from google.protobuf import descriptor_pb2
@@ -50,10 +50,10 @@ from lawspeaker.rest import (
     _decode,
     _read_body,
     _wire_decode,
+    call_session,
     wire_answer,
 )
 from lawspeaker.sessions.service import SessionApi, bearer
-from lawspeaker.v1 import session_service_pb2 as spb
 
 log = logging.getLogger(__name__)
 
@@ -320,13 +320,7 @@ def handlers(
 
     async def call_sessions(rpc: Rpc, msg: Message, token: str | None, codec: str) -> Message | wire.Message:
         assert sessions is not None
-        if rpc.name == "SessionApplyMove" and codec == "json":  # answered over wire, as REST does
-            answer: Message | wire.Message = await sessions.session_apply_move_wire(
-                cast(spb.SessionApplyMoveRequest, msg), token
-            )
-            return answer
-        method: Callable[[Message, str | None], Awaitable[Message]] = getattr(sessions, rpc.api_method)
-        return await method(msg, token)
+        return await call_session(sessions, rpc, msg, token, json=codec == "json")
 
     def stream_sessions(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message]:
         method: Callable[[Message, str | None], AsyncIterator[Message]] = getattr(sessions, rpc.api_method)

@@ -25,21 +25,21 @@ T = TypeVar("T", bound=Message)
 Descriptor = Any
 
 _WKT_PREFIX = "google.protobuf."
-_INT64 = {
+INT64_TYPES = {
     FieldDescriptor.TYPE_INT64,
     FieldDescriptor.TYPE_SINT64,
     FieldDescriptor.TYPE_SFIXED64,
     FieldDescriptor.TYPE_UINT64,
     FieldDescriptor.TYPE_FIXED64,
 }
-_INT32 = {
+INT32_TYPES = {
     FieldDescriptor.TYPE_INT32,
     FieldDescriptor.TYPE_SINT32,
     FieldDescriptor.TYPE_SFIXED32,
     FieldDescriptor.TYPE_UINT32,
     FieldDescriptor.TYPE_FIXED32,
 }
-_RANGES = {
+INT_RANGES = {  # the values each integer type holds (``lawspeaker.wire`` checks by them too)
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
     FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
     FieldDescriptor.TYPE_SFIXED32: (-(2**31), 2**31 - 1),
@@ -94,7 +94,7 @@ def _writer(f: Any) -> _Writer:
         def single(v: Any) -> Any:
             return names.get(v, v)
 
-    elif t in _INT64:
+    elif t in INT64_TYPES:
         single = str
     elif t == FieldDescriptor.TYPE_BYTES:
 
@@ -149,8 +149,8 @@ _READERS: dict[str, tuple[dict[str, tuple[str, str | None, _Reader]], bool]] = {
 
 
 def _int_reader(f: Any) -> _Reader:
-    lo, hi = _RANGES[f.type]
-    allow_str = f.type in _INT64
+    lo, hi = INT_RANGES[f.type]
+    allow_str = f.type in INT64_TYPES
 
     def read(v: Any) -> Any:
         if type(v) is not int:
@@ -186,7 +186,7 @@ def _reader(f: Any) -> _Reader:
                 return numbers[v]
             raise _Fallback
 
-    elif t in _INT32 or t in _INT64:
+    elif t in INT32_TYPES or t in INT64_TYPES:
         single = _int_reader(f)
     elif t == FieldDescriptor.TYPE_BOOL:
 

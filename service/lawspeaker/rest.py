@@ -18,7 +18,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 from google.api import annotations_pb2
@@ -347,8 +347,9 @@ def _header(request: Request[Any, Any, Any], name: bytes) -> str:
 
 
 _WIRE = wire.default_wire()
-"""The stateless contract's messages as msgspec Structs: canonical proto3 JSON bodies of the POST
-RPCs are decoded into these and their responses written from them, with no protobuf in between."""
+"""The contract's messages as msgspec Structs: canonical proto3 JSON bodies of the RulesService
+POST RPCs are decoded into these and their responses written from them, with no protobuf in
+between (``RulesApi.on_wire``)."""
 
 
 def _wire_decode(rpc: Rpc, body: bytes, content_type: str) -> Any | None:
@@ -573,16 +574,26 @@ def _bound_handler(
     return route(path, http_method=[HttpMethod(http_method)], status_code=200, name=handle.__name__)(handle)
 
 
+SESSION_WIRE_METHODS = {"SessionApplyMove": "session_apply_move_wire"}
+"""SessionService RPCs whose JSON answers are built over ``lawspeaker.wire`` messages (the call a
+game makes on every move); the others answer with protobuf messages, written by ``protojson``."""
+
+
+async def call_session(
+    api: SessionApi, rpc: Rpc, msg: Message, token: str | None, json: bool
+) -> Message | wire.Message:
+    """A SessionService call, for REST and Connect: over wire messages for a JSON caller where
+    ``SESSION_WIRE_METHODS`` has the RPC, else over protobuf."""
+    name = SESSION_WIRE_METHODS.get(rpc.name, rpc.api_method) if json else rpc.api_method
+    method: Callable[[Message, str | None], Awaitable[Message | wire.Message]] = getattr(api, name)
+    return await method(msg, token)
+
+
 def _session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
     """The SessionService routes, as the annotations of its RPCs bind them."""
 
-    async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Any:
-        if rpc.name == "SessionApplyMove" and not protobuf:  # the hot one: answered over wire
-            return await api.session_apply_move_wire(
-                cast(session_service_pb2.SessionApplyMoveRequest, msg), token
-            )
-        method: Callable[[Message, str | None], Awaitable[Message]] = getattr(api, rpc.api_method)
-        return await method(msg, token)
+    async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Message | wire.Message:
+        return await call_session(api, rpc, msg, token, json=not protobuf)
 
     def stream(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message]:
         method: Callable[[Message, str | None], AsyncIterator[Message]] = getattr(api, rpc.api_method)
@@ -608,7 +619,7 @@ def create_app(
     from lawspeaker import connect  # it builds on this module
 
     rules = api if api is not None else RulesApi()
-    fast = RulesApi(rules.registry, messages=_WIRE)
+    fast = rules.on_wire
 
     @get(COLLECTION)
     async def list_games(request: Request[Any, Any, Any]) -> Response[bytes]:

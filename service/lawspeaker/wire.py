@@ -37,18 +37,11 @@ from typing import Annotated, Any, ClassVar, Optional
 import msgspec
 from google.protobuf.descriptor import FieldDescriptor
 
+from lawspeaker.protojson import INT32_TYPES, INT64_TYPES, INT_RANGES
+
 # Descriptors are typed loosely by the protobuf stubs (optional members, two implementations).
 Descriptor = Any
 
-_INT32_RANGES = {
-    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
-    FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
-    FieldDescriptor.TYPE_SFIXED32: (-(2**31), 2**31 - 1),
-    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
-    FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1),
-}
-_SIGNED64 = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_SFIXED64}
-_UNSIGNED64 = {FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_FIXED64}
 _DIGITS = re.compile(r"-?[0-9]+")
 
 
@@ -256,13 +249,12 @@ class Compiler:
         elif t == FieldDescriptor.TYPE_ENUM:
             enum = self.enum(f.enum_type)
             typ, default = enum, enum.of(0)
-        elif t in _INT32_RANGES:
-            lo, hi = _INT32_RANGES[t]
+        elif t in INT32_TYPES:
+            lo, hi = INT_RANGES[t]
             typ, default = Annotated[int, msgspec.Meta(ge=lo, le=hi)], 0
-        elif t in _SIGNED64:
-            typ, default = Int64, _INT64_ZERO
-        elif t in _UNSIGNED64:
-            typ, default = UInt64, _UINT64_ZERO
+        elif t in INT64_TYPES:
+            unsigned = INT_RANGES[t][0] == 0
+            typ, default = (UInt64, _UINT64_ZERO) if unsigned else (Int64, _INT64_ZERO)
         elif t == FieldDescriptor.TYPE_BOOL:
             typ, default = bool, False
         elif t == FieldDescriptor.TYPE_STRING:

@@ -14,6 +14,8 @@ and iteration of repeated fields. Enum values compare and hash as ints; ``int()`
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, FieldViolation, Game, LawspeakerError, Rng
@@ -28,6 +30,13 @@ def malformed(field: str, description: str, reason: str = "MALFORMED_FIELD") -> 
     return LawspeakerError(
         ErrorCode.MALFORMED, reason, f"{field}: {description}", (FieldViolation(field, description),)
     )
+
+
+def by_name(members: Iterable[enum.Enum], pb: Any, prefix: str) -> dict[Any, Any]:
+    """Engine enum member -> the constant of ``pb`` named ``prefix`` + the member's name (the
+    engine and the contract spell their values alike: ``Phase.CAST`` is ``VALHALLA_PHASE_CAST``).
+    A member the contract lacks raises AttributeError when the codec is built."""
+    return {member: getattr(pb, prefix + member.name) for member in members}
 
 
 def inverse(mapping: dict[Any, Any]) -> dict[int, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import inverse, malformed
+from lawspeaker.codec import by_name, inverse, malformed
 from lawspeaker.games import pax_penning as pp
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.games.pax_penning.board import board_for as load_board_for
@@ -19,7 +19,7 @@ class PaxPenningCodec:
 
     def __init__(self, pb: Any = pax_penning_pb2) -> None:
         self.pb = pb
-        self.phase = {phase: getattr(pb, f"PAX_PENNING_PHASE_{phase.value}") for phase in pp.Phase}
+        self.phase = by_name(pp.Phase, pb, "PAX_PENNING_PHASE_")
         self.phase_in = inverse(self.phase)
         # The engine's piece numbers are the enum's; 0 (no piece) is UNSPECIFIED.
         pieces = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import enum_value, inverse, malformed
+from lawspeaker.codec import by_name, enum_value, inverse, malformed
 from lawspeaker.games import penki as p
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import penki_pb2
@@ -18,24 +18,10 @@ class PenkiCodec:
 
     def __init__(self, pb: Any = penki_pb2) -> None:
         self.pb = pb
-        self.setup = {
-            p.Setup.PAIR_BY_PAIR: pb.PENKI_SETUP_PAIR_BY_PAIR,
-            p.Setup.RANDOM_PAIRS: pb.PENKI_SETUP_RANDOM_PAIRS,
-        }
-        self.tiles = {
-            p.Tiles.HORIZONTAL_ONLY: pb.PENKI_TILES_HORIZONTAL_ONLY,
-            p.Tiles.UPRIGHT_ALLOWED: pb.PENKI_TILES_UPRIGHT_ALLOWED,
-        }
-        self.alignment = {
-            p.Alignment.CAVITIES: pb.PENKI_ALIGNMENT_CAVITIES,
-            p.Alignment.TILES: pb.PENKI_ALIGNMENT_TILES,
-        }
-        self.phase = {
-            p.Phase.DRAW: pb.PENKI_PHASE_DRAW,
-            p.Phase.PLAY: pb.PENKI_PHASE_PLAY,
-            p.Phase.CONNECT: pb.PENKI_PHASE_CONNECT,
-            p.Phase.OVER: pb.PENKI_PHASE_OVER,
-        }
+        self.setup = by_name(p.Setup, pb, "PENKI_SETUP_")
+        self.tiles = by_name(p.Tiles, pb, "PENKI_TILES_")
+        self.alignment = by_name(p.Alignment, pb, "PENKI_ALIGNMENT_")
+        self.phase = by_name(p.Phase, pb, "PENKI_PHASE_")
         self.piece = {
             p.LIGHT: pb.PENKI_PIECE_LIGHT,
             p.DARK: pb.PENKI_PIECE_DARK,

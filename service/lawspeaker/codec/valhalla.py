@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import enum_value, inverse, malformed
+from lawspeaker.codec import by_name, enum_value, inverse, malformed
 from lawspeaker.games import valhalla as v
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import valhalla_pb2
@@ -18,22 +18,10 @@ class ValhallaCodec:
 
     def __init__(self, pb: Any = valhalla_pb2) -> None:
         self.pb = pb
-        self.start = {v.Start.LAYOUT: pb.VALHALLA_START_LAYOUT, v.Start.ENTER: pb.VALHALLA_START_ENTER}
-        self.scoring = {
-            v.Scoring.RUNES: pb.VALHALLA_SCORING_RUNES,
-            v.Scoring.TRADITIONAL: pb.VALHALLA_SCORING_TRADITIONAL,
-        }
-        self.hagalaz = {
-            v.Hagalaz.CANCELS_ANOTHER: pb.VALHALLA_HAGALAZ_CANCELS_ANOTHER,
-            v.Hagalaz.CANCELS_OWN: pb.VALHALLA_HAGALAZ_CANCELS_OWN,
-        }
-        self.phase = {
-            v.Phase.CHOOSING_COLOURS: pb.VALHALLA_PHASE_CHOOSING_COLOURS,
-            v.Phase.CAST: pb.VALHALLA_PHASE_CAST,
-            v.Phase.MOVE: pb.VALHALLA_PHASE_MOVE,
-            v.Phase.EXTRA_POINTS: pb.VALHALLA_PHASE_EXTRA_POINTS,
-            v.Phase.OVER: pb.VALHALLA_PHASE_OVER,
-        }
+        self.start = by_name(v.Start, pb, "VALHALLA_START_")
+        self.scoring = by_name(v.Scoring, pb, "VALHALLA_SCORING_")
+        self.hagalaz = by_name(v.Hagalaz, pb, "VALHALLA_HAGALAZ_")
+        self.phase = by_name(v.Phase, pb, "VALHALLA_PHASE_")
         self.colour = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
         self.start_in, self.scoring_in = inverse(self.start), inverse(self.scoring)
         self.hagalaz_in, self.phase_in = inverse(self.hagalaz), inverse(self.phase)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import hashlib
 import hmac
 import secrets
@@ -32,7 +33,6 @@ from typing import Any
 
 import msgspec
 
-from lawspeaker import wire
 from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
@@ -136,9 +136,6 @@ class SessionApi:
     def __init__(self, store: SessionStore, rules: RulesApi | None = None) -> None:
         self.store = store
         self.rules = rules if rules is not None else RulesApi()
-        # The same games over ``lawspeaker.wire`` messages: SessionApplyMove answers JSON callers
-        # with them (``session_apply_move_wire``), written without building protobuf messages.
-        self.wire_rules = RulesApi(self.rules.registry, messages=wire.default_wire())
         # The version this replica wrote last, per session. A revision names one immutable record
         # (revisions are never reused), so an apply on that etag needs no read: the compare-and-set
         # of the write still checks the revision, the request id and that the session exists.
@@ -599,7 +596,7 @@ class SessionApi:
             raise _stale(request.session, request.etag, "newer")
         self._remember(request.session, o.loaded.rev + 1, record, o.loaded.log_length + 1, new_state)
         if as_wire:
-            api = self.wire_rules
+            api = self.rules.on_wire
             over = api.registry[g.id]  # the game's codec over wire messages
             return api.m.SessionApplyMoveResponse(
                 session=self._session(o, record, new_state, o.loaded.rev + 1, api=api),
@@ -699,18 +696,15 @@ def _hook(game: Any, name: str) -> Any:
     ``drawn_outcome(state) -> Move`` names the explicit outcome a server draw in ``state`` comes to
     (a shortcut; the session checks it by applying it).
     """
-    known = _HOOKS.get((id(game), name))
-    if known is not None and known[0] is game:
-        return known[1]
+    return _find_hook(game, name)
+
+
+@functools.cache  # a game is registered once: each of its hooks is looked up once
+def _find_hook(game: Any, name: str) -> Any:
     found = getattr(game, name, None)
     if found is None:
         found = getattr(sys.modules.get(type(game).__module__), name, None)
-    hook = found if callable(found) else None
-    _HOOKS[(id(game), name)] = (game, hook)  # a game is registered once: look each hook up once
-    return hook
-
-
-_HOOKS: dict[tuple[int, str], tuple[Any, Any]] = {}
+    return found if callable(found) else None
 
 
 def _stale(session: str, sent: str, current: str) -> LawspeakerError:
