@@ -12,6 +12,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -20,13 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import msgspec
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lawspeaker import protojson
+from lawspeaker import protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import rules_service_pb2_grpc
@@ -78,13 +80,17 @@ def mid_game_request(plies: int = 120) -> pb.ApplyMoveRequest:
 
 
 class Server:
-    def __init__(self, extra: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        extra: list[str] | None = None,
+        program: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``lawspeaker serve`` (or ``program`` taking its arguments) on free ports, pinned to CPU 0."""
         self.grpc_port = free_port()
         self.http_port = free_port()
         cmd = [
-            sys.executable,
-            "-m",
-            "lawspeaker",
+            *(program or [sys.executable, "-m", "lawspeaker"]),
             "serve",
             "--host",
             "127.0.0.1",
@@ -96,7 +102,9 @@ class Server:
         ]
         if shutil.which("taskset"):
             cmd = ["taskset", "-c", "0", *cmd]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}
+        )
         if wait_for(self.http_port, self.grpc_port):
             return
         self.stop()
@@ -287,3 +295,102 @@ def measure_ceiling(seconds: int = 8, rounds: int = ROUNDS) -> tuple[Load, Load,
             proc.wait(10)
     floor, echo = got.values()
     return floor, echo, len(body), len(answer)
+
+
+@dataclass
+class InProcess:
+    """Microseconds per call of each step of the benchmark's ApplyMove, in this process (best of
+    several rounds, so with warm caches: the figures under load are higher)."""
+
+    json_decode: float  # the REST body into wire messages (msgspec)
+    json_call: float  # RulesApi.apply_move over wire messages
+    json_encode: float  # the wire answer as JSON (msgspec)
+    proto_parse: float  # the gRPC request bytes into a protobuf message
+    proto_call: float  # RulesApi.apply_move over protobuf messages
+    proto_serialize: float  # the protobuf answer as bytes
+
+
+def _per_call(f: Callable[[], object], rounds: int = 7, n: int = 2000) -> float:
+    for _ in range(n // 4):
+        f()
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(n):
+            f()
+        best = min(best, (time.perf_counter() - start) / n)
+    return best * 1e6
+
+
+def in_process() -> InProcess:
+    """What each step of the benchmark's ApplyMove costs on its own, on the calling thread. Each
+    call gets a freshly decoded request, as in a server."""
+    request = mid_game_request()
+    api = RulesApi()
+    fast = api.on_wire
+    messages = wire.default_wire()
+    body = json_format.MessageToJson(request, indent=None).encode()
+    data = request.SerializeToString()
+    answer: Any = fast.apply_move(messages.decode(messages.ApplyMoveRequest, body))
+    response = api.apply_move(request)
+    assert wire.encode(answer) == msgspec.json.encode(protojson.to_dict(response)), "the paths disagree"
+    json_decode = _per_call(lambda: messages.decode(messages.ApplyMoveRequest, body))
+    proto_parse = _per_call(lambda: pb.ApplyMoveRequest.FromString(data))
+    return InProcess(
+        json_decode=json_decode,
+        json_call=_per_call(lambda: fast.apply_move(messages.decode(messages.ApplyMoveRequest, body)))
+        - json_decode,
+        json_encode=_per_call(lambda: wire.encode(answer)),
+        proto_parse=proto_parse,
+        proto_call=_per_call(lambda: api.apply_move(pb.ApplyMoveRequest.FromString(data))) - proto_parse,
+        proto_serialize=_per_call(response.SerializeToString),
+    )
+
+
+@dataclass
+class InServer:
+    """Microseconds per RulesApi.apply_move call inside a server under the benchmark's load."""
+
+    rest_cpu: float
+    rest_wall: float
+    grpc_cpu: float
+    grpc_wall: float
+
+
+def in_server(seconds: int = 2) -> InServer:
+    """The API call timed inside the server (``timed_server.py``) under each transport's load."""
+    request = mid_game_request()
+    body = json_format.MessageToJson(request, indent=None).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        times = Path(tmp) / "times"
+        server = Server(
+            program=[sys.executable, str(Path(__file__).with_name("timed_server.py"))],
+            env={"LAWSPEAKER_TIMES": str(times)},
+        )
+
+        def sums() -> tuple[float, float]:
+            """CPU and wall microseconds per call since the last reading."""
+            times.unlink(missing_ok=True)
+            server.proc.send_signal(signal.SIGUSR1)
+            deadline = time.time() + 10
+            while not times.exists() or not times.read_text().endswith("\n"):
+                if time.time() > deadline:
+                    raise RuntimeError("the timed server did not report")
+                time.sleep(0.05)
+            calls, cpu, wall = times.read_text().split()
+            n = max(1, int(calls))
+            return float(cpu) / n * 1e6, float(wall) / n * 1e6
+
+        try:
+            url = f"http://127.0.0.1:{server.http_port}/v1/games/valhalla:applyMove"
+            wrk("warm-up", url, 1, body)
+            sums()
+            wrk("", url, seconds, body)
+            rest_cpu, rest_wall = sums()
+            grpc_load("", server.grpc_port, 1, request)
+            sums()
+            grpc_load("", server.grpc_port, seconds, request)
+            grpc_cpu, grpc_wall = sums()
+        finally:
+            server.stop()
+    return InServer(rest_cpu, rest_wall, grpc_cpu, grpc_wall)

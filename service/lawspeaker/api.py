@@ -53,6 +53,7 @@ class RulesApi:
     def __init__(self, registry: dict[str, Entry[Any, Any, Any]] | None = None, messages: Any = None) -> None:
         registry = REGISTRY if registry is None else registry
         self.m: Any = PROTOBUF if messages is None else messages
+        self.protobuf = messages is None
         self.registry = registry if messages is None else {k: e.over(messages) for k, e in registry.items()}
         self.results = {
             core.Result.WIN: self.m.GAME_RESULT_WIN,
@@ -121,11 +122,39 @@ class RulesApi:
     ) -> game_pb2.GameState:
         """The state's message; without its RNG when ``with_rng`` is False (what a session shows)."""
         m = self.m
+        if self.protobuf:
+            msg = m.GameState()
+            self.fill_state(entry, state, msg, with_rng)
+            return msg  # type: ignore[no-any-return]
         fields: dict[str, Any] = {entry.codec.field: entry.codec.state_to_proto(state)}
         if with_rng:
             rng = entry.codec.rng_of(state)
             fields["rng"] = m.RngState(seed=rng.seed, counter=m.uint64(rng.counter))
         return m.GameState(rules_version=entry.game.rules_version, **fields)  # type: ignore[no-any-return]
+
+    def fill_state(
+        self, entry: Entry[Any, Any, Any], state: Any, target: game_pb2.GameState, with_rng: bool = True
+    ) -> None:
+        """Write the state into an empty protobuf ``GameState`` in place.
+
+        A protobuf constructor copies every sub-message it is given, so a response built as
+        ``Response(state=GameState(valhalla=...))`` copies the game's state twice; filling the
+        response's own ``state`` copies it once.
+        """
+        target.rules_version = entry.game.rules_version
+        getattr(target, entry.codec.field).CopyFrom(entry.codec.state_to_proto(state))
+        if with_rng:
+            rng = entry.codec.rng_of(state)
+            target.rng.seed = rng.seed
+            target.rng.counter = rng.counter
+
+    def with_state(self, cls: Any, entry: Entry[Any, Any, Any], state: Any, **fields: Any) -> Any:
+        """``cls(state=<the state's GameState>, **fields)``; a protobuf one is filled in place."""
+        if not self.protobuf:
+            return cls(state=self.encode_state(entry, state), **fields)
+        msg = cls(**fields)
+        self.fill_state(entry, state, msg.state)
+        return msg
 
     def decode_move(self, entry: Entry[Any, Any, Any], msg: game_pb2.Move, present: bool) -> Any:
         field = entry.codec.field
@@ -231,7 +260,7 @@ class RulesApi:
 
     def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
         entry, state = self.initial_state(request)
-        return self.m.NewGameResponse(state=self.encode_state(entry, state))  # type: ignore[no-any-return]
+        return self.with_state(self.m.NewGameResponse, entry, state)  # type: ignore[no-any-return]
 
     def initial_state(self, request: pb.NewGameRequest) -> tuple[Entry[Any, Any, Any], Any]:
         """The game's entry and the initial engine state a NewGame request asks for (checked)."""
@@ -305,8 +334,10 @@ class RulesApi:
         if outcome is not None:
             fields["game_over"] = True
             fields["outcome"] = self.encode_outcome(outcome)
-        return self.m.ApplyMoveResponse(  # type: ignore[no-any-return]
-            state=self.encode_state(entry, new_state),
+        return self.with_state(  # type: ignore[no-any-return]
+            self.m.ApplyMoveResponse,
+            entry,
+            new_state,
             events=[self.encode_event(entry, e) for e in events],
             **fields,
         )

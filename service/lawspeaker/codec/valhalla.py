@@ -26,6 +26,12 @@ class ValhallaCodec:
         self.start_in, self.scoring_in = inverse(self.start), inverse(self.scoring)
         self.hagalaz_in, self.phase_in = inverse(self.hagalaz), inverse(self.phase)
         self.colour_in = inverse(self.colour)
+        # (colour, number) as a ship message spells it -> the ship's index
+        self._index = {
+            (pb_colour, number): colour * v.SHIPS + number - 1
+            for colour, pb_colour in self.colour.items()
+            for number in range(1, v.SHIPS + 1)
+        }
         # Messages are values, and a state is written often: the few distinct ship, cast and options
         # messages are built once each (a message given to a constructor is copied, so a cached
         # protobuf message is never shared; a wire message is frozen).
@@ -36,6 +42,21 @@ class ValhallaCodec:
         self._sticks: dict[v.Sticks, Any] = {}
         self._options: dict[v.Options, Any] = {}
         self._options_in: dict[tuple[Any, ...], v.Options] = {}
+        # Over protobuf, a state is parsed from its serialized parts, which is about half the cost
+        # of constructing it: each ship, the options and the cast are serialized once (by protobuf
+        # itself, as one-field ValhallaStates) and the parts joined, since serialized messages
+        # concatenate into the message holding all their fields.
+        self._binary = hasattr(pb.ValhallaState, "FromString")
+        if self._binary:
+            self._ship_parts = [
+                {place: self._part(ships=[ship]) for place, ship in by_place.items()}
+                for by_place in self._ships
+            ]
+            self._options_parts: dict[v.Options, bytes] = {}
+            self._cast_parts: dict[v.Sticks, bytes] = {}
+
+    def _part(self, **field: Any) -> bytes:
+        return self.pb.ValhallaState(**field).SerializeToString()  # type: ignore[no-any-return]
 
     def _ship(self, index: int, position: int, repair: bool) -> Any:
         colour, number = self.colour[index // v.SHIPS], index % v.SHIPS + 1
@@ -86,6 +107,8 @@ class ValhallaCodec:
         return state.rng
 
     def state_to_proto(self, state: v.State) -> Any:
+        if self._binary:
+            return self.pb.ValhallaState.FromString(self._serialized(state))
         ships = []
         for i, place in enumerate(zip(state.positions, state.repair, strict=True)):
             found = self._ships[i].get(place)
@@ -105,6 +128,35 @@ class ValhallaCodec:
             **fields,
         )
 
+    def _serialized(self, state: v.State) -> bytes:
+        """The state as a serialized ValhallaState, joined from cached parts (protobuf only)."""
+        options = self._options_parts.get(state.options)
+        if options is None:
+            options = self._part(options=self.options_to_proto(state.options))
+            self._options_parts[state.options] = options  # at most 16
+        parts = [
+            options,
+            self._part(
+                phase=self.phase[state.phase],
+                turn=state.turn,
+                dark_seat=state.dark_seat,
+                points=state.points,
+                winner=state.winner,
+                ply=state.ply,
+            ),
+        ]
+        ship_parts = self._ship_parts
+        for i, place in enumerate(zip(state.positions, state.repair, strict=True)):
+            found = ship_parts[i].get(place)
+            parts.append(found if found is not None else self._part(ships=[self._ship(i, *place)]))
+        if state.cast is not None:
+            cast = self._cast_parts.get(state.cast)
+            if cast is None:
+                cast = self._part(cast=self.sticks_to_proto(state.cast))
+                self._cast_parts[state.cast] = cast  # at most 16
+            parts.append(cast)
+        return b"".join(parts)
+
     def state_from_proto(self, msg: Any, rng: Rng) -> v.State:
         options = self.options_from_proto(msg.options)
         phase = enum_value(msg.phase, self.phase_in, "phase")
@@ -117,24 +169,11 @@ class ValhallaCodec:
         positions = [-1] * (2 * n)
         repair = [False] * (2 * n)
         problems: list[FieldViolation] = []
-        colour_in = self.colour_in
+        index = self._index
         for i, ship in enumerate(ships):
-            colour = colour_in.get(ship.colour)
-            if colour is None:
-                problems.append(FieldViolation(f"ships[{i}].colour", "must be LIGHT or DARK"))
-                continue
-            number = ship.number
-            if not 1 <= number <= n:
-                problems.append(FieldViolation(f"ships[{i}].number", f"must be 1 to {n}, not {number}"))
-                continue
-            idx = colour * n + number - 1
-            if positions[idx] != -1:
-                name = v.COLOUR_NAMES[colour]
-                problems.append(
-                    FieldViolation(
-                        f"ships[{i}]", f"{name} ship {number} is listed twice (a fleet has {n} ships)"
-                    )
-                )
+            idx = index.get((ship.colour, ship.number))
+            if idx is None or positions[idx] != -1:
+                problems.append(self._ship_problem(i, ship))
                 continue
             positions[idx] = ship.position
             repair[idx] = ship.under_repair
@@ -153,6 +192,18 @@ class ValhallaCodec:
             ply=msg.ply,
             rng=rng,
         )
+
+    def _ship_problem(self, i: int, ship: Any) -> FieldViolation:
+        """What is wrong with ``ships[i]``, which names no ship or one listed before it."""
+        n = v.SHIPS
+        colour = self.colour_in.get(ship.colour)
+        if colour is None:
+            return FieldViolation(f"ships[{i}].colour", "must be LIGHT or DARK")
+        number = ship.number
+        if not 1 <= number <= n:
+            return FieldViolation(f"ships[{i}].number", f"must be 1 to {n}, not {number}")
+        name = v.COLOUR_NAMES[colour]
+        return FieldViolation(f"ships[{i}]", f"{name} ship {number} is listed twice (a fleet has {n} ships)")
 
     # -- moves
     def move_to_proto(self, move: v.Move) -> Any:
