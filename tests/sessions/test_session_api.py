@@ -615,7 +615,7 @@ def test_redis_refusing_to_serve_is_unavailable_too() -> None:
 
 @pytest.mark.skipif(not REDIS_UP, reason=f"no Redis at {REDIS_URL}")
 def test_watch_streams_cannot_take_the_connections_of_the_other_rpcs(redis_prefix: str) -> None:
-    """Watchers need no token; each holds a pub/sub connection, from a pool of their own."""
+    """Watchers need no token; they share one pub/sub connection, from a client of their own."""
 
     def make_store(**kw: Any) -> RedisStore:
         store = RedisStore(REDIS_URL, prefix=redis_prefix, **kw)

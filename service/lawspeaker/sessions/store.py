@@ -25,11 +25,13 @@ from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script
+from lawspeaker.sessions.watchers import Watchers
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
 CLOSED = b"closed"  # what subscribers get when the service shuts down
 DEFAULT_TTL_SECONDS = 86400
-MAX_WATCHERS = 1024  # watch streams per replica on Redis (one pub/sub connection each)
+MAX_WATCHERS = 10_000  # watch streams per replica on Redis (all on one pub/sub connection)
+WATCH_BACKLOG = 256  # versions a watch stream may fall behind before it is ended
 IDEMPOTENCY_WINDOW = 64  # request ids remembered per session: a retry comes soon after its request
 T = TypeVar("T")
 
@@ -289,8 +291,12 @@ class RedisStore:
         ttl: int = DEFAULT_TTL_SECONDS,
         prefix: str = "lawspeaker",
         timeout: float = 1.0,
+        max_watchers: int = MAX_WATCHERS,
+        watch_backlog: int = WATCH_BACKLOG,
     ) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.ttl = ttl
         self.prefix = prefix
@@ -302,14 +308,20 @@ class RedisStore:
             health_check_interval=30,
             max_connections=256,
         )
-        # Watch streams hold one pub/sub connection each: they get their own pool, so that watchers
-        # (which need no seat token) cannot take the connections every other session RPC needs.
+        # Every watch stream of this replica shares one pub/sub connection (``Watchers``), from a
+        # client of its own, so watchers (which need no seat token) cannot take the connections the
+        # other session RPCs need. It never retries: a reconnection would lose the messages published
+        # meanwhile, so a failure ends the streams instead (clients watch again).
         self.watch_client: Any = aioredis.Redis.from_url(
             url,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             health_check_interval=30,
-            max_connections=MAX_WATCHERS,
+            retry=Retry(NoBackoff(), 0),
+            client_name=f"{prefix}-watchers",
+        )
+        self.watchers = Watchers(
+            self.watch_client, unavailable, limit=max_watchers, backlog=watch_backlog, timeout=timeout
         )
         self._stopping = False
         # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
@@ -416,22 +428,22 @@ class RedisStore:
 
     @contextlib.asynccontextmanager
     async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
-        pubsub = self.watch_client.pubsub(ignore_subscribe_messages=True)
-        await self._guard(lambda: pubsub.subscribe(self.channel(key)))
+        if self._stopping:
+            yield _closed()
+            return
+        queue = await self.watchers.add(self.channel(key).encode())
 
         async def updates() -> AsyncIterator[bytes]:
-            while not self._stopping:
-                message = await self._guard(lambda: pubsub.get_message(timeout=0.5))
-                if message is not None and message.get("type") == "message":
-                    data = message["data"]
-                    yield data if isinstance(data, bytes) else str(data).encode()
-            yield CLOSED
+            while True:
+                item = await queue.get()
+                if isinstance(item, LawspeakerError):
+                    raise item
+                yield item
 
         try:
             yield updates()
         finally:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+            await self.watchers.remove(queue)
 
     async def memory_usage(self, key: SessionKey) -> int:
         """Bytes Redis uses for the session's keys (MEMORY USAGE), for the benchmark."""
@@ -443,6 +455,7 @@ class RedisStore:
 
     def stop_watchers(self) -> None:
         self._stopping = True
+        self.watchers.stop(CLOSED)
 
     def where(self) -> str:
         """host:port of the Redis server, for the service's own logs (never for clients)."""
@@ -453,7 +466,12 @@ class RedisStore:
         self._stopping = True
         if self._fast is not None:
             await self._fast.close()
+        await self.watchers.close()
         with contextlib.suppress(Exception):
             await self.client.aclose()
         with contextlib.suppress(Exception):
             await self.watch_client.aclose()
+
+
+async def _closed() -> AsyncIterator[bytes]:
+    yield CLOSED

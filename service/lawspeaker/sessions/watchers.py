@@ -1,0 +1,195 @@
+"""Every watch stream of a replica on one Redis pub/sub connection.
+
+A watcher gets a queue; the first watcher of a session subscribes its channel and the last one to
+leave unsubscribes it. One reader task takes each message off the connection and puts it on the
+queue of every watcher of that channel, so a thousand watchers cost one connection and one task,
+not a thousand of each.
+
+Nothing is skipped silently. The connection does not reconnect behind the watchers' backs (a
+message published while it was away would be lost): when it fails, every watcher's stream ends
+with UNAVAILABLE and a client that watches again starts from the current version. A watcher that
+falls ``backlog`` messages behind (a client that stopped reading) ends the same way, so that a slow
+client cannot make the replica buffer without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from lawspeaker.games.core import LawspeakerError
+
+log = logging.getLogger("lawspeaker.sessions")
+
+Item = bytes | LawspeakerError  # a message, or the error that ends the stream
+
+
+class Watchers:
+    """The fan-out of one pub/sub connection (redis-py asyncio ``PubSub``) to per-watcher queues.
+
+    ``client`` is the redis-py client whose pool gives the connection (built with no retries: see
+    the module's docstring); ``unavailable(detail)`` makes the error that ends the streams.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        unavailable: Callable[[str], LawspeakerError],
+        limit: int,
+        backlog: int,
+        timeout: float,
+        poll: float = 5.0,
+    ) -> None:
+        self._client = client
+        self._unavailable = unavailable
+        self.limit = limit
+        self.backlog = backlog
+        self._timeout = timeout  # for a subscription to be confirmed
+        self._poll = poll  # the reader wakes this often when idle (redis-py's health check runs then)
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._channels: dict[bytes, set[asyncio.Queue[Item]]] = {}
+        self._queues: dict[asyncio.Queue[Item], bytes] = {}
+        self._confirming: dict[bytes, asyncio.Future[None]] = {}
+        self._lock = asyncio.Lock()
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        """Watchers subscribed now."""
+        return len(self._queues)
+
+    async def add(self, channel: bytes) -> asyncio.Queue[Item]:
+        """A new watcher's queue, once ``channel`` is subscribed (so no later message is missed)."""
+        async with self._lock:
+            if len(self._queues) >= self.limit:
+                raise self._unavailable(f"this replica serves {self.limit} watch streams at most")
+            if channel not in self._channels:
+                await self._subscribe(channel)
+            queue: asyncio.Queue[Item] = asyncio.Queue()
+            self._channels[channel].add(queue)
+            self._queues[queue] = channel
+            return queue
+
+    async def _subscribe(self, channel: bytes) -> None:
+        if self._pubsub is None:
+            self._pubsub = self._client.pubsub()
+        pubsub = self._pubsub
+        confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._confirming[channel] = confirmed
+        self._channels[channel] = set()
+        try:
+            await pubsub.subscribe(channel)
+            if self._reader is None:
+                self._reader = asyncio.create_task(self._read(pubsub), name="lawspeaker-watchers")
+        except Exception as err:  # the command did not go out: the connection is gone
+            self._confirming.pop(channel, None)
+            self._channels.pop(channel, None)
+            if self._pubsub is pubsub:
+                self._fail(f"Redis: {type(err).__name__}")
+            raise self._unavailable(f"Redis: {type(err).__name__}") from None
+        try:
+            await asyncio.wait_for(asyncio.shield(confirmed), self._timeout)
+        except TimeoutError:
+            # Slow, not known to be broken: this watcher gives up; the channel is let go.
+            self._confirming.pop(channel, None)
+            if self._channels.get(channel) == set():
+                del self._channels[channel]
+                with contextlib.suppress(Exception):
+                    await pubsub.unsubscribe(channel)
+            raise self._unavailable("Redis: the subscription was not confirmed in time") from None
+
+    async def remove(self, queue: asyncio.Queue[Item]) -> None:
+        """The watcher is gone: the last one of a channel unsubscribes it."""
+        async with self._lock:
+            channel = self._queues.pop(queue, None)
+            if channel is None:
+                return  # already ended (the connection failed, or the watcher fell behind)
+            queues = self._channels[channel]
+            queues.discard(queue)
+            if queues or self._pubsub is None:
+                return
+            del self._channels[channel]
+            try:
+                await self._pubsub.unsubscribe(channel)
+            except Exception as err:  # the reader sees the same failure and ends all
+                log.warning("unsubscribing a watch channel failed: %s", type(err).__name__)
+
+    async def _read(self, pubsub: Any) -> None:
+        """Hand each message to its channel's watchers until the connection fails or is closed."""
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=self._poll)
+                if message is None:
+                    continue
+                kind, channel = message["type"], message["channel"]
+                if kind == "message":
+                    self._deliver(channel, message["data"])
+                elif kind == "subscribe":
+                    confirmed = self._confirming.pop(channel, None)
+                    if confirmed is not None and not confirmed.done():
+                        confirmed.set_result(None)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the connection is gone: every stream ends
+            if self._pubsub is pubsub:
+                self._fail(f"Redis: {type(err).__name__}")
+
+    def _deliver(self, channel: bytes, data: bytes) -> None:
+        for queue in list(self._channels.get(channel, ())):
+            if queue.qsize() < self.backlog:
+                queue.put_nowait(data)
+                continue
+            # This watcher stopped reading: end its stream after what it has.
+            self._channels[channel].discard(queue)
+            del self._queues[queue]
+            queue.put_nowait(
+                self._unavailable(
+                    f"the watch stream fell {self.backlog} versions behind; watch again to resume "
+                    "from the current version"
+                )
+            )
+
+    def _fail(self, detail: str) -> None:
+        """End every stream with UNAVAILABLE and drop the connection; the next watcher reconnects."""
+        error = self._unavailable(detail)
+        self._end_all(error)
+        for confirmed in self._confirming.values():
+            if not confirmed.done():
+                confirmed.set_exception(error)
+        self._confirming.clear()
+        pubsub, self._pubsub = self._pubsub, None
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
+        if pubsub is not None:
+            task = asyncio.create_task(_close(pubsub))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    def _end_all(self, item: Item) -> None:
+        for queue in self._queues:
+            queue.put_nowait(item)
+        self._queues.clear()
+        self._channels.clear()
+
+    def stop(self, closed: bytes) -> None:
+        """Shutting down: every stream gets ``closed`` and ends."""
+        self._end_all(closed)
+
+    async def close(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            await _close(pubsub)
+
+
+async def _close(pubsub: Any) -> None:
+    with contextlib.suppress(Exception):
+        await pubsub.aclose()
