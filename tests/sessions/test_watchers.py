@@ -14,7 +14,8 @@ import redis
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.service import SessionApi
-from lawspeaker.sessions.store import RedisStore
+from lawspeaker.sessions.store import RedisStore, unavailable
+from lawspeaker.sessions.watchers import Watchers
 from lawspeaker.v1 import session_service_pb2 as spb
 
 from .conftest import REDIS_UP, REDIS_URL
@@ -155,3 +156,38 @@ def test_shutdown_ends_every_stream(redis_prefix: str) -> None:
             await asyncio.wait_for(anext(late), 5)
 
     run(redis_store(redis_prefix), body)
+
+
+def test_when_connecting_fails_new_watchers_are_refused_at_once_for_a_while() -> None:
+    """Watchers subscribe one at a time: after a failed connection attempt the next ones are
+    refused without trying, for ``timeout`` seconds, instead of each waiting for its own attempt."""
+
+    class Refusing:
+        """A redis-py client stand-in whose pub/sub connection cannot be made."""
+
+        def __init__(self) -> None:
+            self.attempts = 0
+
+        def pubsub(self) -> Refusing:
+            return self
+
+        async def subscribe(self, channel: bytes) -> None:
+            self.attempts += 1
+            raise redis.exceptions.ConnectionError("refused")
+
+        async def aclose(self) -> None:
+            pass
+
+    async def body() -> None:
+        client = Refusing()
+        watchers = Watchers(client, unavailable, limit=10, backlog=10, timeout=0.2)
+        for _ in range(3):
+            err = await error_of(watchers.add(b"channel"))
+            assert err.code is ErrorCode.UNAVAILABLE and "ConnectionError" in err.message
+        assert client.attempts == 1
+        await asyncio.sleep(0.25)
+        await error_of(watchers.add(b"channel"))
+        assert client.attempts == 2 and len(watchers) == 0
+        await watchers.close()
+
+    asyncio.run(body())

@@ -49,6 +49,10 @@ class Watchers:
         self.backlog = backlog
         self._timeout = timeout  # for a subscription to be confirmed
         self._poll = poll  # the reader wakes this often when idle (redis-py's health check runs then)
+        # When connecting fails, new watchers are refused at once for ``timeout`` seconds instead of
+        # each waiting its turn to try again (they subscribe one at a time).
+        self._retry_at = 0.0
+        self._failure = "Redis: the connection was lost"  # what the last failure was
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._channels: dict[bytes, set[asyncio.Queue[Item]]] = {}
@@ -67,9 +71,14 @@ class Watchers:
             if len(self._queues) >= self.limit:
                 raise self._unavailable(f"this replica serves {self.limit} watch streams at most")
             if channel not in self._channels:
+                if self._pubsub is None and asyncio.get_running_loop().time() < self._retry_at:
+                    raise self._unavailable(self._failure)
                 await self._subscribe(channel)
+            queues = self._channels.get(channel)
+            if queues is None:  # the connection failed just after confirming the subscription
+                raise self._unavailable(self._failure)
             queue: asyncio.Queue[Item] = asyncio.Queue()
-            self._channels[channel].add(queue)
+            queues.add(queue)
             self._queues[queue] = channel
             return queue
 
@@ -87,9 +96,12 @@ class Watchers:
         except Exception as err:  # the command did not go out: the connection is gone
             self._confirming.pop(channel, None)
             self._channels.pop(channel, None)
+            detail = f"Redis: {type(err).__name__}"
+            self._retry_at = asyncio.get_running_loop().time() + self._timeout
             if self._pubsub is pubsub:
-                self._fail(f"Redis: {type(err).__name__}")
-            raise self._unavailable(f"Redis: {type(err).__name__}") from None
+                self._fail(detail)
+            self._failure = detail
+            raise self._unavailable(detail) from None
         try:
             await asyncio.wait_for(asyncio.shield(confirmed), self._timeout)
         except TimeoutError:
@@ -154,6 +166,7 @@ class Watchers:
 
     def _fail(self, detail: str) -> None:
         """End every stream with UNAVAILABLE and drop the connection; the next watcher reconnects."""
+        self._failure = detail
         error = self._unavailable(detail)
         self._end_all(error)
         for confirmed in self._confirming.values():
