@@ -100,7 +100,8 @@ def test_a_watcher_that_stops_reading_is_ended_and_the_others_get_every_version(
         caught = [(await asyncio.wait_for(anext(slow), 5)).session.etag for _ in range(3)]
         assert caught == written[:3]
         err = await error_of(asyncio.wait_for(anext(slow), 5))
-        assert err.code is ErrorCode.UNAVAILABLE and "fell 3 versions behind" in err.message
+        assert err.code is ErrorCode.UNAVAILABLE and err.reason == "WATCH_STREAM_BEHIND"
+        assert "fell 3 versions behind" in err.message
         await reader.aclose()
         await slow.aclose()
 
@@ -132,7 +133,8 @@ def test_watchers_beyond_the_limit_are_refused_until_one_leaves(redis_prefix: st
         session, _, _ = await create(api)
         first, second = await watching(api, session, 2)
         err = await error_of(anext(watch(api, session)))
-        assert err.code is ErrorCode.UNAVAILABLE and "2 watch streams at most" in err.message
+        assert err.code is ErrorCode.UNAVAILABLE and err.reason == "WATCH_LIMIT"
+        assert "2 watch streams at most" in err.message
         await first.aclose()
         third = watch(api, session)
         assert (await anext(third)).session.session == session

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from lawspeaker.games.core import LawspeakerError
+from lawspeaker.games.core import ErrorCode, LawspeakerError
 
 log = logging.getLogger("lawspeaker.sessions")
 
@@ -69,7 +69,12 @@ class Watchers:
         """A new watcher's queue, once ``channel`` is subscribed (so no later message is missed)."""
         async with self._lock:
             if len(self._queues) >= self.limit:
-                raise self._unavailable(f"this replica serves {self.limit} watch streams at most")
+                raise LawspeakerError(
+                    ErrorCode.UNAVAILABLE,
+                    "WATCH_LIMIT",
+                    f"This replica serves {self.limit} watch streams at most, and all are in use. "
+                    "Watch again later; the other session calls keep working.",
+                )
             if channel not in self._channels:
                 if self._pubsub is None and asyncio.get_running_loop().time() < self._retry_at:
                     raise self._unavailable(self._failure)
@@ -158,9 +163,11 @@ class Watchers:
             self._channels[channel].discard(queue)
             del self._queues[queue]
             queue.put_nowait(
-                self._unavailable(
-                    f"the watch stream fell {self.backlog} versions behind; watch again to resume "
-                    "from the current version"
+                LawspeakerError(
+                    ErrorCode.UNAVAILABLE,
+                    "WATCH_STREAM_BEHIND",
+                    f"The watch stream fell {self.backlog} versions behind (its client stopped "
+                    "reading), so it was ended. Watch again to resume from the current version.",
                 )
             )
 
