@@ -44,13 +44,14 @@ async def create(api: SessionApi, seed: int = 42, physical_dice: bool = False) -
 async def play(
     api: SessionApi, session: str, tokens: list[str], plies: int, chooser: random.Random | None = None
 ) -> spb.Session:
-    """Makes ``plies`` random legal moves, each by the seat to act; the session after them."""
+    """Makes ``plies`` random legal moves, each by the seat to act (seat 0 asks for a draw that no
+    seat is to act on); the session after them."""
     chooser = chooser or random.Random(7)
     current = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
     for _ in range(plies):
         if current.game_over:
             break
-        seat = current.to_act[0]
+        seat = current.to_act[0] if current.to_act else 0
         listed = await api.session_legal_moves(spb.SessionLegalMovesRequest(session=session), tokens[seat])
         move = chooser.choice(list(listed.moves))
         applied = await api.session_apply_move(

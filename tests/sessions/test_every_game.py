@@ -3,6 +3,7 @@ the move log replayed with the stateless RPCs gives the session's state."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import msgspec
@@ -19,7 +20,7 @@ from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
 
 from .conftest import StoreFactory
-from .helpers import assert_no_rng, run
+from .helpers import assert_no_rng, play, run
 
 pytestmark = pytest.mark.sessions
 LOG_ENTRY = msgspec.msgpack.Decoder(LogEntry)
@@ -177,5 +178,43 @@ def test_session_apply_move_answers_the_same_over_wire_and_protobuf(
                     assert json_format.MessageToDict(again) == msgspec.json.decode(wire.encode(by_wire))
                 current = by_protobuf.session
                 etags = [by_protobuf.session.etag, by_wire.session.etag]
+
+    run(make_store, body)
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_every_watcher_gets_each_version_as_its_own_seat_sees_it(game: str, make_store: StoreFactory) -> None:
+    """Watch updates are built once per version and seat and shared by the watchers of that seat:
+    two watchers of every seat and of the public view each get, at every move, exactly what
+    GetSession shows that seat."""
+    entry = REGISTRY[game]
+    players = entry.game.max_players
+
+    async def body(api: SessionApi) -> None:
+        made = await api.create_session(spb.CreateSessionRequest(game=game, players=players, seed=5), None)
+        session, tokens = made.session.session, [t.token for t in made.seat_tokens]
+        seats: list[int | None] = [None, *range(players)] * 2
+        streams = [
+            api.watch_session(
+                spb.WatchSessionRequest(session=session), None if seat is None else tokens[seat]
+            )
+            for seat in seats
+        ]
+        for stream in streams:
+            await anext(stream)
+        chooser = random.Random(5)
+        for _ in range(12):
+            after = await play(api, session, tokens, 1, chooser)
+            for watcher, stream in zip(seats, streams, strict=True):
+                update = await asyncio.wait_for(anext(stream), 5)
+                shown = await api.get_session(
+                    spb.GetSessionRequest(session=session), None if watcher is None else tokens[watcher]
+                )
+                assert update.session == shown.session, f"the view of seat {watcher}"
+                assert_no_rng(update)
+            if after.game_over:
+                break
+        for stream in streams:
+            await stream.aclose()
 
     run(make_store, body)

@@ -46,6 +46,7 @@ MAX_PAGE_SIZE = 1000
 MAX_REQUEST_ID = 128
 MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
+WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -141,6 +142,9 @@ class SessionApi:
         # of the write still checks the revision, the request id and that the session exists.
         # It keeps that version's engine state too, so such an apply decodes and checks nothing.
         self._recent: OrderedDict[str, tuple[int, Record, int, Any]] = OrderedDict()
+        self._watch_views: OrderedDict[tuple[SessionKey, int, int | None], pb.WatchSessionResponse] = (
+            OrderedDict()
+        )
 
     def shutdown(self) -> None:
         """Ends every watch stream, so a graceful shutdown does not wait for them."""
@@ -680,11 +684,27 @@ class SessionApi:
                 if rev <= last:
                     continue
                 last = rev
-                record = _RECORD.decode(data)
-                now = _Opened(o.entry, key, Loaded(rev, b"", record.move_count), record, o.seat)
-                yield pb.WatchSessionResponse(
-                    session=self._session(now, record, self._state(o.entry, record.state))
-                )
+                yield self._watched(o, rev, data)
+
+    def _watched(self, o: _Opened, rev: int, data: bytes) -> pb.WatchSessionResponse:
+        """Version ``rev`` (its record as published) as ``o.seat`` sees it.
+
+        Built once per version and seat: every watcher of this replica with that seat gets the same
+        message (messages are not changed once built), so a game with many spectators costs one
+        decode and one view per version, not one per watcher.
+        """
+        cache_key = (o.key, rev, o.seat)
+        found = self._watch_views.get(cache_key)
+        if found is None:
+            record = _RECORD.decode(data)
+            now = _Opened(o.entry, o.key, Loaded(rev, b"", record.move_count), record, o.seat)
+            found = pb.WatchSessionResponse(
+                session=self._session(now, record, self._state(o.entry, record.state))
+            )
+            self._watch_views[cache_key] = found
+            while len(self._watch_views) > WATCH_VIEWS:
+                self._watch_views.popitem(last=False)
+        return found
 
 
 def _hook(game: Any, name: str) -> Any:
