@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+import redis
 from google.protobuf import json_format
 from grpc_status import rpc_status
 from transport.conftest import Servers, run_servers
@@ -284,6 +285,51 @@ def test_watch_delivers_new_versions_over_grpc_and_sse(running: Running) -> None
     sse_client.close()
     # an unknown session is a plain 404, not an empty stream
     assert running.http.get("/v1/sessions/valhalla.nothing:watch").status_code == 404
+
+
+@pytest.mark.skipif(not REDIS_UP, reason=f"no Redis at {REDIS_URL}")
+def test_a_lost_watch_connection_ends_grpc_and_sse_streams_as_unavailable_and_watching_again_works() -> None:
+    """Every watch stream of a replica shares one pub/sub connection; when it is lost, each stream
+    ends with UNAVAILABLE (a gRPC status with its reason; an SSE ``error`` event with status 503)
+    rather than going quiet, and a new watch starts from the current version."""
+    prefix = f"lawspeaker-test-{secrets.token_hex(6)}"
+    try:
+        with run_servers(sessions=lambda: SessionApi(RedisStore(REDIS_URL, prefix=prefix))) as servers:
+            r = Running(servers)
+            try:
+                session, tokens, etag = create_rest(r.http)
+                stream = r.sessions.WatchSession(spb.WatchSessionRequest(session=session))
+                assert next(stream).session.etag == etag
+                sse_client = httpx.Client(base_url=servers.base_url, timeout=30)
+                with sse_client.stream("GET", f"/v1/sessions/{session}:watch") as response:
+                    lines = response.iter_lines()
+                    assert next(line for line in lines if line.startswith("data:"))
+                    killer = redis.Redis.from_url(REDIS_URL)
+                    (connection,) = [c for c in killer.client_list() if c.get("name") == f"{prefix}-watchers"]
+                    killer.client_kill_filter(_id=connection["id"])
+                    with pytest.raises(grpc.RpcError) as err:
+                        next(stream)
+                    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+                    assert reason_of(err.value) == "SESSION_STORE_UNAVAILABLE"
+                    event = next(line for line in lines if line.startswith("event:"))
+                    assert event == "event: error"
+                    problem = json.loads(next(lines).split(":", 1)[1])
+                    assert problem["status"] == 503 and problem["reason"] == "SESSION_STORE_UNAVAILABLE"
+                sse_client.close()
+                again = r.sessions.WatchSession(spb.WatchSessionRequest(session=session))
+                assert next(again).session.etag == etag
+                moved = r.http.post(
+                    f"/v1/sessions/{session}:applyMove",
+                    json={"move": CAST, "etag": etag},
+                    headers=auth(tokens[0]),
+                )
+                assert moved.status_code == 200, moved.text
+                assert next(again).session.etag == moved.json()["session"]["etag"]
+                again.cancel()
+            finally:
+                r.close()
+    finally:
+        delete_prefix(prefix)
 
 
 # --------------------------------------------------------------------------- Redis down and back
