@@ -25,6 +25,7 @@ import hashlib
 from typing import Any, cast
 
 import hiredis
+from redis import exceptions
 from redis.asyncio.connection import UnixDomainSocketConnection, parse_url
 
 # Error replies that mean "not now" (full, read-only after a failover, busy running a script,
@@ -39,6 +40,21 @@ TRANSIENT_PREFIXES = (
     "MASTERDOWN",
     "EXECABORT",
 )
+# The same replies as redis-py raises them where it knows the code (it then cuts the code from
+# the text); a code it does not know stays at the start of a plain ResponseError's text.
+_TRANSIENT_CLASSES = (
+    exceptions.OutOfMemoryError,
+    exceptions.ReadOnlyError,
+    exceptions.BusyLoadingError,
+    exceptions.TryAgainError,
+    exceptions.ClusterDownError,
+    exceptions.ExecAbortError,
+)
+
+
+def is_transient(err: Exception) -> bool:
+    """Whether an error reply (ours or redis-py's) means "not now" rather than a bug."""
+    return isinstance(err, _TRANSIENT_CLASSES) or str(err).startswith(TRANSIENT_PREFIXES)
 
 
 class ReplyError(Exception):
@@ -46,7 +62,7 @@ class ReplyError(Exception):
 
     @property
     def transient(self) -> bool:
-        return str(self).startswith(TRANSIENT_PREFIXES)
+        return is_transient(self)
 
 
 class _Protocol(asyncio.Protocol):

@@ -29,7 +29,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -47,6 +47,8 @@ MAX_REQUEST_ID = 128
 MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
 WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -183,10 +185,7 @@ class SessionApi:
         return seat
 
     def _remember(self, session: str, rev: int, record: Record, log_length: int, state: Any) -> None:
-        self._recent[session] = (rev, record, log_length, state)
-        self._recent.move_to_end(session)
-        while len(self._recent) > RECENT_SESSIONS:
-            self._recent.popitem(last=False)
+        _keep(self._recent, session, (rev, record, log_length, state), RECENT_SESSIONS)
 
     def _from_recent(self, session: str, token: str | None, etag: str) -> _Opened | None:
         """The session at ``etag`` when this replica wrote that version last, without a read."""
@@ -701,10 +700,16 @@ class SessionApi:
             found = pb.WatchSessionResponse(
                 session=self._session(now, record, self._state(o.entry, record.state))
             )
-            self._watch_views[cache_key] = found
-            while len(self._watch_views) > WATCH_VIEWS:
-                self._watch_views.popitem(last=False)
+            _keep(self._watch_views, cache_key, found, WATCH_VIEWS)
         return found
+
+
+def _keep(cache: OrderedDict[K, V], key: K, value: V, limit: int) -> None:
+    """Put ``key`` in a bounded cache as its newest entry, dropping the oldest past ``limit``."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > limit:
+        cache.popitem(last=False)
 
 
 def _hook(game: Any, name: str) -> Any:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
-from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script
+from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script, is_transient
 from lawspeaker.sessions.watchers import Watchers
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
@@ -350,23 +350,14 @@ class RedisStore:
             return await call()
         except (TimeoutError, exceptions.ConnectionError, exceptions.TimeoutError, OSError) as err:
             raise unavailable(f"Redis: {type(err).__name__}") from None
-        except ReplyError as err:  # from the multiplexed connection: the same rule as below
-            if err.transient:
-                raise unavailable(f"Redis: {str(err).split(' ', 1)[0]}") from None
-            raise
-        except exceptions.ResponseError as err:
+        except (ReplyError, exceptions.ResponseError) as err:
             # Redis is up but refuses to serve for now (full, a read-only replica after a failover,
             # a cluster reconfiguring, a long script running): unavailable too, and nothing was
-            # written (a refused script or an aborted MULTI writes nothing).
-            transient = (
-                exceptions.OutOfMemoryError,
-                exceptions.ReadOnlyError,
-                exceptions.ClusterDownError,
-                exceptions.TryAgainError,
-                exceptions.ExecAbortError,
-            )
-            if isinstance(err, transient) or str(err).startswith("BUSY"):
-                raise unavailable(f"Redis: {type(err).__name__}") from None
+            # written (a refused script or an aborted MULTI writes nothing). Any other error reply
+            # is a bug. The multiplexed connection's errors start with Redis's code.
+            if is_transient(err):
+                code = str(err).split(" ", 1)[0] if isinstance(err, ReplyError) else type(err).__name__
+                raise unavailable(f"Redis: {code}") from None
             raise
 
     async def create(self, key: SessionKey, data: bytes) -> int:

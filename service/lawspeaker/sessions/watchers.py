@@ -113,9 +113,7 @@ class Watchers:
             # Slow, not known to be broken: this watcher gives up; the channel is let go.
             self._confirming.pop(channel, None)
             if self._channels.get(channel) == set():
-                del self._channels[channel]
-                with contextlib.suppress(Exception):
-                    await pubsub.unsubscribe(channel)
+                await self._let_go(channel)
             raise self._unavailable("Redis: the subscription was not confirmed in time") from None
 
     async def remove(self, queue: asyncio.Queue[Item]) -> None:
@@ -126,13 +124,18 @@ class Watchers:
                 return  # already ended (the connection failed, or the watcher fell behind)
             queues = self._channels[channel]
             queues.discard(queue)
-            if queues or self._pubsub is None:
-                return
-            del self._channels[channel]
-            try:
-                await self._pubsub.unsubscribe(channel)
-            except Exception as err:  # the reader sees the same failure and ends all
-                log.warning("unsubscribing a watch channel failed: %s", type(err).__name__)
+            if not queues:
+                await self._let_go(channel)
+
+    async def _let_go(self, channel: bytes) -> None:
+        """Nobody watches ``channel`` any more: unsubscribe it."""
+        del self._channels[channel]
+        if self._pubsub is None:
+            return
+        try:
+            await self._pubsub.unsubscribe(channel)
+        except Exception as err:  # the reader sees the same failure and ends all
+            log.warning("unsubscribing a watch channel failed: %s", type(err).__name__)
 
     async def _read(self, pubsub: Any) -> None:
         """Hand each message to its channel's watchers until the connection fails or is closed."""
