@@ -293,7 +293,10 @@ class RulesApi:
         except LawspeakerError as err:
             raise _prefixed(err, f"options.{entry.codec.field}.") from None
         seed = request.seed if request.HasField("seed") else os.urandom(16)
-        return entry, g.new_game(players, options, Rng.from_seed(seed))
+        try:  # a game may refuse options that do not fit the number of players
+            return entry, g.new_game(players, options, Rng.from_seed(seed))
+        except LawspeakerError as err:
+            raise _prefixed(err, f"options.{entry.codec.field}.") from None
 
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
         entry = self.entry(request.game)

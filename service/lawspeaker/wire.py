@@ -343,11 +343,20 @@ def default_wire() -> Wire:
     from lawspeaker.v1 import (
         game_pb2,
         pax_penning_pb2,
+        pax_viking_junior_pb2,
         penki_pb2,
         rules_service_pb2,
         session_service_pb2,
         valhalla_pb2,
     )
 
-    files = (game_pb2, valhalla_pb2, penki_pb2, pax_penning_pb2, rules_service_pb2, session_service_pb2)
+    files = (
+        game_pb2,
+        valhalla_pb2,
+        penki_pb2,
+        pax_penning_pb2,
+        pax_viking_junior_pb2,
+        rules_service_pb2,
+        session_service_pb2,
+    )
     return Wire(m.DESCRIPTOR for m in files)

@@ -45,6 +45,36 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
     ("pax-penning-3-players.json", "pax_penning", 3, 31, {}),
     ("pax-penning-4-players.json", "pax_penning", 4, 32, {}),
     ("pax-penning-5-players.json", "pax_penning", 5, 33, {}),
+    ("pax-viking-junior-2-players.json", "pax_viking_junior", 2, 41, {}),
+    ("pax-viking-junior-6-players.json", "pax_viking_junior", 6, 42, {}),
+    (
+        "pax-viking-junior-3-players-buff.json",
+        "pax_viking_junior",
+        3,
+        43,
+        {"pax_viking_junior": {"buff": True}},
+    ),
+    (
+        "pax-viking-junior-4-players-longer-game.json",
+        "pax_viking_junior",
+        4,
+        44,
+        {"pax_viking_junior": {"victory_cards": "PAX_VIKING_JUNIOR_VICTORY_CARDS_LONGER"}},
+    ),
+    (
+        "pax-viking-junior-5-players-chosen-boards-tie-nobody.json",
+        "pax_viking_junior",
+        5,
+        45,
+        {
+            "pax_viking_junior": {
+                "seat_boards": ["trjegul", "saehrimnir", "sleipnir", "munin", "huginn"],
+                "starting_seat": 2,
+                "kitten_tie": "PAX_VIKING_JUNIOR_KITTEN_TIE_NOBODY",
+                "buff": True,
+            }
+        },
+    ),
     ("penki-pair-by-pair.json", "penki", 2, 21, {}),
     (
         "penki-random-pairs-flat-stacked.json",

@@ -13,8 +13,8 @@ from google.protobuf import json_format
 from lawspeaker import wire
 from lawspeaker.api import RulesApi
 from lawspeaker.registry import REGISTRY
-from lawspeaker.sessions.service import LogEntry, SessionApi
-from lawspeaker.sessions.store import SessionKey
+from lawspeaker.sessions.service import LogEntry, Record, SessionApi
+from lawspeaker.sessions.store import SessionKey, Write, WriteStatus
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
@@ -24,6 +24,7 @@ from .helpers import assert_no_rng, play, run
 
 pytestmark = pytest.mark.sessions
 LOG_ENTRY = msgspec.msgpack.Decoder(LogEntry)
+RECORD = msgspec.msgpack.Decoder(Record)
 PLIES = 40
 
 
@@ -216,5 +217,56 @@ def test_every_watcher_gets_each_version_as_its_own_seat_sees_it(game: str, make
                 break
         for stream in streams:
             await stream.aclose()
+
+    run(make_store, body)
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_a_session_views_do_not_change_with_hidden_data(game: str, make_store: StoreFactory) -> None:
+    """Changing only what no seat may see — the RNG of the stored state, which holds the order of every
+    deck, bag and box lid still to be drawn from — changes no seat's view of the session, its legal
+    moves, its chance step or its move log, at any point of a game."""
+    entry = REGISTRY[game]
+    players = entry.game.min_players
+
+    async def body(api: SessionApi) -> None:
+        made = await api.create_session(spb.CreateSessionRequest(game=game, players=players, seed=8), None)
+        session, tokens = made.session.session, [t.token for t in made.seat_tokens]
+        key = SessionKey(session, entry.game.rules_version)
+        chooser = random.Random(8)
+
+        async def views(reader: SessionApi) -> list[bytes]:
+            seen = []
+            for seat in (None, *range(players)):
+                token = None if seat is None else tokens[seat]
+                got = await reader.get_session(spb.GetSessionRequest(session=session), token)
+                got.session.ClearField("etag")
+                listed = await reader.session_legal_moves(
+                    spb.SessionLegalMovesRequest(session=session), token
+                )
+                listed.ClearField("etag")
+                log = await reader.list_session_moves(
+                    spb.ListSessionMovesRequest(session=session, page_size=1000), token
+                )
+                seen += [m.SerializeToString(deterministic=True) for m in (got, listed, log)]
+            return seen
+
+        for ply in range(PLIES):
+            before = await views(SessionApi(api.store, RulesApi()))
+            loaded = await api.store.load(key)
+            assert loaded is not None
+            record = RECORD.decode(loaded.data)
+            state = game_pb2.GameState.FromString(record.state)
+            state.rng.seed = bytes(reversed(state.rng.seed))
+            state.rng.counter += 1000
+            changed = msgspec.structs.replace(record, state=state.SerializeToString())
+            written = await api.store.write(
+                key, Write(expected_rev=loaded.rev, data=msgspec.msgpack.encode(changed))
+            )
+            assert written.status is WriteStatus.WRITTEN
+            fresh = SessionApi(api.store, RulesApi())  # nothing cached from before the change
+            assert await views(fresh) == before, f"a view changed with the hidden data at ply {ply}"
+            if (await play(fresh, session, tokens, 1, chooser)).game_over:
+                break
 
     run(make_store, body)

@@ -156,6 +156,40 @@ def test_player_count(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx
     assert problem(http.post("/v1/games/valhalla:new", json={"players": 5}), 400)["reason"] == "PLAYER_COUNT"
 
 
+@pytest.mark.parametrize(
+    ("options", "reason", "field"),
+    [
+        ({"seatBoards": ["bygul", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
+        ({"seatBoards": ["bygul", "garm", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
+        ({"startingSeat": 3}, "INVALID_OPTIONS", "starting_seat"),
+        ({"components": '{"map": {"grid": []}}'}, "INVALID_COMPONENTS", "components"),
+        ({"components": "[" * 100_000}, "INVALID_COMPONENTS", "components"),
+    ],
+)
+def test_options_that_do_not_fit_the_game(
+    stub: rules_service_pb2_grpc.RulesServiceStub,
+    http: httpx.Client,
+    options: dict[str, Any],
+    reason: str,
+    field: str,
+) -> None:
+    """Options a game cannot play with (Pax Viking Junior's cat boards for another number of players,
+    a starting seat beyond the players, components that are no game) are a client error naming the
+    option, over both transports."""
+    request = pb.NewGameRequest(game="pax_viking_junior", players=3)
+    json_format.ParseDict({"paxVikingJunior": options}, request.options)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.NewGame(request)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    info, bad = rich(caught.value)
+    assert info.reason == reason
+    assert bad is not None and bad.field_violations[0].field == f"options.pax_viking_junior.{field}"
+    body = {"players": 3, "options": {"paxVikingJunior": options}}
+    doc = problem(http.post("/v1/games/pax_viking_junior:new", json=body), 400)
+    assert doc["reason"] == reason
+    assert doc["fieldViolations"][0]["field"] == f"options.pax_viking_junior.{field}"
+
+
 # --------------------------------------------------------------------------- rules errors
 
 

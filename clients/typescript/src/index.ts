@@ -16,6 +16,7 @@ import { SessionService } from "./gen/lawspeaker/v1/session_service_pb.js";
 
 export * from "./gen/lawspeaker/v1/game_pb.js";
 export * from "./gen/lawspeaker/v1/pax_penning_pb.js";
+export * from "./gen/lawspeaker/v1/pax_viking_junior_pb.js";
 export * from "./gen/lawspeaker/v1/penki_pb.js";
 export * from "./gen/lawspeaker/v1/rules_service_pb.js";
 export * from "./gen/lawspeaker/v1/session_service_pb.js";

@@ -1,4 +1,5 @@
 from lawspeaker.v1 import pax_penning_pb2 as _pax_penning_pb2
+from lawspeaker.v1 import pax_viking_junior_pb2 as _pax_viking_junior_pb2
 from lawspeaker.v1 import penki_pb2 as _penki_pb2
 from lawspeaker.v1 import valhalla_pb2 as _valhalla_pb2
 from google.protobuf.internal import containers as _containers
@@ -22,18 +23,20 @@ GAME_RESULT_DRAW: GameResult
 GAME_RESULT_ALL_LOSE: GameResult
 
 class GameState(_message.Message):
-    __slots__ = ("rules_version", "rng", "valhalla", "penki", "pax_penning")
+    __slots__ = ("rules_version", "rng", "valhalla", "penki", "pax_penning", "pax_viking_junior")
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     RNG_FIELD_NUMBER: _ClassVar[int]
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
+    PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
     rules_version: str
     rng: RngState
     valhalla: _valhalla_pb2.ValhallaState
     penki: _penki_pb2.PenkiState
     pax_penning: _pax_penning_pb2.PaxPenningState
-    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiState, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningState, _Mapping]] = ...) -> None: ...
+    pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorState
+    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiState, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningState, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorState, _Mapping]] = ...) -> None: ...
 
 class RngState(_message.Message):
     __slots__ = ("seed", "counter")
@@ -44,40 +47,46 @@ class RngState(_message.Message):
     def __init__(self, seed: _Optional[bytes] = ..., counter: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("valhalla", "penki", "pax_penning")
+    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
+    PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaMove
     penki: _penki_pb2.PenkiMove
     pax_penning: _pax_penning_pb2.PaxPenningMove
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiMove, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningMove, _Mapping]] = ...) -> None: ...
+    pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorMove
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiMove, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningMove, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorMove, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("valhalla", "penki", "pax_penning")
+    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
+    PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaOptions
     penki: _penki_pb2.PenkiOptions
     pax_penning: _pax_penning_pb2.PaxPenningOptions
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiOptions, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningOptions, _Mapping]] = ...) -> None: ...
+    pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorOptions
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiOptions, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningOptions, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorOptions, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("kind", "text", "player", "valhalla", "penki", "pax_penning")
+    __slots__ = ("kind", "text", "player", "valhalla", "penki", "pax_penning", "pax_viking_junior")
     KIND_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
+    PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
     kind: str
     text: str
     player: int
     valhalla: _valhalla_pb2.ValhallaEvent
     penki: _penki_pb2.PenkiEvent
     pax_penning: _pax_penning_pb2.PaxPenningEvent
-    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningEvent, _Mapping]] = ...) -> None: ...
+    pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorEvent
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningEvent, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorEvent, _Mapping]] = ...) -> None: ...
 
 class Violation(_message.Message):
     __slots__ = ("reason", "message", "field")

@@ -6,6 +6,8 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { PaxPenningEvent, PaxPenningMove, PaxPenningOptions, PaxPenningState } from "./pax_penning_pb.js";
 import { file_lawspeaker_v1_pax_penning } from "./pax_penning_pb.js";
+import type { PaxVikingJuniorEvent, PaxVikingJuniorMove, PaxVikingJuniorOptions, PaxVikingJuniorState } from "./pax_viking_junior_pb.js";
+import { file_lawspeaker_v1_pax_viking_junior } from "./pax_viking_junior_pb.js";
 import type { PenkiEvent, PenkiMove, PenkiOptions, PenkiState } from "./penki_pb.js";
 import { file_lawspeaker_v1_penki } from "./penki_pb.js";
 import type { ValhallaEvent, ValhallaMove, ValhallaOptions, ValhallaState } from "./valhalla_pb.js";
@@ -16,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/game.proto.
  */
 export const file_lawspeaker_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi5QEKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIAEIGCgRnYW1lIikKCFJuZ1N0YXRlEgwKBHNlZWQYASABKAwSDwoHY291bnRlchgCIAEoBCKgAQoETW92ZRIvCgh2YWxoYWxsYRgKIAEoCzIbLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFNb3ZlSAASKQoFcGVua2kYCyABKAsyGC5sYXdzcGVha2VyLnYxLlBlbmtpTW92ZUgAEjQKC3BheF9wZW5uaW5nGAwgASgLMh0ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nTW92ZUgAQgYKBGdhbWUisAEKC0dhbWVPcHRpb25zEjIKCHZhbGhhbGxhGAogASgLMh4ubGF3c3BlYWtlci52MS5WYWxoYWxsYU9wdGlvbnNIABIsCgVwZW5raRgLIAEoCzIbLmxhd3NwZWFrZXIudjEuUGVua2lPcHRpb25zSAASNwoLcGF4X3Blbm5pbmcYDCABKAsyIC5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdPcHRpb25zSABCBgoEZ2FtZSLmAQoJR2FtZUV2ZW50EgwKBGtpbmQYASABKAkSDAoEdGV4dBgCIAEoCRITCgZwbGF5ZXIYAyABKAVIAYgBARIwCgh2YWxoYWxsYRgKIAEoCzIcLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFFdmVudEgAEioKBXBlbmtpGAsgASgLMhkubGF3c3BlYWtlci52MS5QZW5raUV2ZW50SAASNQoLcGF4X3Blbm5pbmcYDCABKAsyHi5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdFdmVudEgAQggKBmRldGFpbEIJCgdfcGxheWVyIjsKCVZpb2xhdGlvbhIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCRINCgVmaWVsZBgDIAEoCSJWCg1DaGFuY2VPdXRjb21lEiEKBG1vdmUYASABKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUSEwoLcHJvYmFiaWxpdHkYAiABKAESDQoFbGFiZWwYAyABKAkiUgoLQ2hhbmNlRXZlbnQSEwoLZGVzY3JpcHRpb24YASABKAkSLgoIb3V0Y29tZXMYAiADKAsyHC5sYXdzcGVha2VyLnYxLkNoYW5jZU91dGNvbWUiWgoLR2FtZU91dGNvbWUSKQoGcmVzdWx0GAEgASgOMhkubGF3c3BlYWtlci52MS5HYW1lUmVzdWx0Eg8KB3dpbm5lcnMYAiADKAUSDwoHc3VtbWFyeRgDIAEoCSJmCghHYW1lSW5mbxIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgttaW5fcGxheWVycxgDIAEoBRITCgttYXhfcGxheWVycxgEIAEoBRIVCg1ydWxlc192ZXJzaW9uGAUgASgJImIKDkdhbWVPcHRpb25JbmZvEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFQoNZGVmYXVsdF92YWx1ZRgDIAEoCRIWCg5hbGxvd2VkX3ZhbHVlcxgEIAMoCSJRCg9SdWxlc0Fzc3VtcHRpb24SCgoCaWQYASABKAkSEAoIcnVsZWJvb2sYAiABKAkSEAoIZGVjaXNpb24YAyABKAkSDgoGb3B0aW9uGAQgASgJKm4KCkdhbWVSZXN1bHQSGwoXR0FNRV9SRVNVTFRfVU5TUEVDSUZJRUQQABITCg9HQU1FX1JFU1VMVF9XSU4QARIUChBHQU1FX1JFU1VMVF9EUkFXEAISGAoUR0FNRV9SRVNVTFRfQUxMX0xPU0UQA2IGcHJvdG8z", [file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
+  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEipwIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIAEIGCgRnYW1lIikKCFJuZ1N0YXRlEgwKBHNlZWQYASABKAwSDwoHY291bnRlchgCIAEoBCLhAQoETW92ZRIvCgh2YWxoYWxsYRgKIAEoCzIbLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFNb3ZlSAASKQoFcGVua2kYCyABKAsyGC5sYXdzcGVha2VyLnYxLlBlbmtpTW92ZUgAEjQKC3BheF9wZW5uaW5nGAwgASgLMh0ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nTW92ZUgAEj8KEXBheF92aWtpbmdfanVuaW9yGA0gASgLMiIubGF3c3BlYWtlci52MS5QYXhWaWtpbmdKdW5pb3JNb3ZlSABCBgoEZ2FtZSL0AQoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAQgYKBGdhbWUiqAIKCUdhbWVFdmVudBIMCgRraW5kGAEgASgJEgwKBHRleHQYAiABKAkSEwoGcGxheWVyGAMgASgFSAGIAQESMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhRXZlbnRIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lFdmVudEgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nRXZlbnRIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciI7CglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANiBnByb3RvMw", [file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
 
 /**
  * The complete state of one game, exactly as the engine needs it to answer the next question.
@@ -69,6 +71,14 @@ export type GameState = Message<"lawspeaker.v1.GameState"> & {
      */
     value: PaxPenningState;
     case: "paxPenning";
+  } | {
+    /**
+     * A game of Pax Viking Junior.
+     *
+     * @generated from field: lawspeaker.v1.PaxVikingJuniorState pax_viking_junior = 13;
+     */
+    value: PaxVikingJuniorState;
+    case: "paxVikingJunior";
   } | { case: undefined; value?: undefined };
 };
 
@@ -142,6 +152,14 @@ export type Move = Message<"lawspeaker.v1.Move"> & {
      */
     value: PaxPenningMove;
     case: "paxPenning";
+  } | {
+    /**
+     * A Pax Viking Junior move.
+     *
+     * @generated from field: lawspeaker.v1.PaxVikingJuniorMove pax_viking_junior = 13;
+     */
+    value: PaxVikingJuniorMove;
+    case: "paxVikingJunior";
   } | { case: undefined; value?: undefined };
 };
 
@@ -187,6 +205,14 @@ export type GameOptions = Message<"lawspeaker.v1.GameOptions"> & {
      */
     value: PaxPenningOptions;
     case: "paxPenning";
+  } | {
+    /**
+     * Options for Pax Viking Junior.
+     *
+     * @generated from field: lawspeaker.v1.PaxVikingJuniorOptions pax_viking_junior = 13;
+     */
+    value: PaxVikingJuniorOptions;
+    case: "paxVikingJunior";
   } | { case: undefined; value?: undefined };
 };
 
@@ -253,6 +279,14 @@ export type GameEvent = Message<"lawspeaker.v1.GameEvent"> & {
      */
     value: PaxPenningEvent;
     case: "paxPenning";
+  } | {
+    /**
+     * Details of a Pax Viking Junior event.
+     *
+     * @generated from field: lawspeaker.v1.PaxVikingJuniorEvent pax_viking_junior = 13;
+     */
+    value: PaxVikingJuniorEvent;
+    case: "paxVikingJunior";
   } | { case: undefined; value?: undefined };
 };
 
