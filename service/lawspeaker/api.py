@@ -237,11 +237,16 @@ class RulesApi:
 
     def describe_game(self, request: pb.DescribeGameRequest) -> pb.DescribeGameResponse:
         entry = self.entry(request.game)
+        return pb.DescribeGameResponse.FromString(_described(entry))
+
+    @staticmethod
+    def describe_entry(entry: Entry[Any, Any, Any]) -> pb.DescribeGameResponse:
+        """The DescribeGame answer for a game, built from its engine's description."""
         d = entry.game.describe()
         data = struct_pb2.Struct()
         json_format.ParseDict(dict(d.data), data)
         return pb.DescribeGameResponse(
-            info=self.info(entry),
+            info=RulesApi.info(entry),
             options=[
                 game_pb2.GameOptionInfo(
                     name=o.name,
@@ -344,6 +349,11 @@ class RulesApi:
             events=[self.encode_event(entry, e) for e in events],
             **fields,
         )
+
+
+@functools.cache  # a game's description is fixed for the life of the process (and can be large)
+def _described(entry: Entry[Any, Any, Any]) -> bytes:
+    return RulesApi.describe_entry(entry).SerializeToString()
 
 
 def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:

@@ -626,12 +626,20 @@ def create_app(
         rpc = _GET_RPCS[COLLECTION]
         return _encode(_call(rules, rpc, rpc.request_type()), _wants_protobuf(request, False))
 
+    described: dict[tuple[str, bool], Response[bytes]] = {}  # fixed per game: encoded once
+
     @get(RESOURCE_ROUTE)
     async def describe_game(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
+        protobuf = _wants_protobuf(request, False)
+        found = described.get((game, protobuf))
+        if found is not None:
+            return Response(found.content, media_type=found.media_type)
         rpc = _GET_RPCS[RESOURCE]
         msg = rpc.request_type()
         setattr(msg, "game", game)  # noqa: B010 - the field named by the path template
-        return _encode(_call(rules, rpc, msg), _wants_protobuf(request, False))
+        answer = _encode(_call(rules, rpc, msg), protobuf)
+        described[(game, protobuf)] = answer  # only known games get here: an unknown one raised
+        return Response(answer.content, media_type=answer.media_type)
 
     @post(RESOURCE_ROUTE, status_code=200)
     async def custom_method(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
