@@ -323,15 +323,16 @@ def friend_animals(state: State, comp: Components, seat: int) -> list[int]:
     return counts
 
 
-def fulfils(state: State, comp: Components, seat: int, card: int) -> bool:
+def fulfils(state: State, comp: Components, seat: int, card: int, have: list[int] | None = None) -> bool:
     """True when ``seat`` fulfils victory card ``card``: enough Silfr and Scrolls by the cat board and
-    Friends with at least the animals it shows."""
+    Friends with at least the animals it shows (``have``: :func:`friend_animals`, when known)."""
     if state.silfr[seat] < comp.card_silfr[card] or state.scrolls[seat] < comp.card_scrolls[card]:
         return False
     wanted = comp.card_animals[card]
     if not any(wanted):
         return True
-    have = friend_animals(state, comp, seat)
+    if have is None:
+        have = friend_animals(state, comp, seat)
     return all(h >= w for h, w in zip(have, wanted, strict=True))
 
 
@@ -1211,8 +1212,9 @@ class PaxVikingJunior:
 
     def _end_of_turn(self, state: State, comp: Components, seat: int, events: list[Event]) -> State:
         """The victory check of the player whose turn ends, then the next player's turn."""
+        have = friend_animals(state, comp, seat)
         for card in state.cards:
-            if fulfils(state, comp, seat, card):
+            if fulfils(state, comp, seat, card, have):
                 events.append(
                     Event(
                         "VICTORY",
