@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "benchmarks.md"
 
 # Goals from the issues: plies/s as a multiple of python-chess random playouts.
-ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_junior": 2.0}
+ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_junior": 2.0, "birka": 1.0}
 # The foundation issue's end-to-end goal (ApplyMove at 0.70x of an empty request) is retired: for a
 # call that carries a body the floor is an echo of the same bytes. What stays is that today's ratios to
 # the empty-request floor do not regress: REST about 0.45x, gRPC about 0.7x. The guards below leave

@@ -341,6 +341,7 @@ def default_wire() -> Wire:
     and each game), compiled once per process: messages and enum values of two namespaces do not mix
     (an enum value equals the same value of its own type only, and any plain int of its number)."""
     from lawspeaker.v1 import (
+        birka_pb2,
         game_pb2,
         pax_penning_pb2,
         pax_viking_junior_pb2,
@@ -356,6 +357,7 @@ def default_wire() -> Wire:
         penki_pb2,
         pax_penning_pb2,
         pax_viking_junior_pb2,
+        birka_pb2,
         rules_service_pb2,
         session_service_pb2,
     )

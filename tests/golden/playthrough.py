@@ -75,6 +75,10 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
             }
         },
     ),
+    ("birka-2-players.json", "birka", 2, 51, {}),
+    ("birka-3-players.json", "birka", 3, 52, {}),
+    ("birka-4-players.json", "birka", 4, 53, {}),
+    ("birka-2-players-ten-rounds.json", "birka", 2, 54, {"birka": {"calendar_rounds": 10}}),
     ("penki-pair-by-pair.json", "penki", 2, 21, {}),
     (
         "penki-random-pairs-flat-stacked.json",

@@ -157,37 +157,48 @@ def test_player_count(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx
 
 
 @pytest.mark.parametrize(
-    ("options", "reason", "field"),
+    ("game", "options", "reason", "field"),
     [
-        ({"seatBoards": ["bygul", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
-        ({"seatBoards": ["bygul", "garm", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
-        ({"startingSeat": 3}, "INVALID_OPTIONS", "starting_seat"),
-        ({"components": '{"map": {"grid": []}}'}, "INVALID_COMPONENTS", "components"),
-        ({"components": "[" * 100_000}, "INVALID_COMPONENTS", "components"),
+        ("birka", {"calendarRounds": 7}, "INVALID_OPTIONS", "calendar_rounds"),
+        ("birka", {"data": "{"}, "INVALID_DATA", "data"),
+        ("birka", {"data": '{"byn": {"visthus_slots": 0}}'}, "INVALID_DATA", "data"),
+    ]
+    + [
+        ("pax_viking_junior", *case)
+        for case in [
+            ({"seatBoards": ["bygul", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
+            ({"seatBoards": ["bygul", "garm", "munin"]}, "INVALID_OPTIONS", "seat_boards"),
+            ({"startingSeat": 3}, "INVALID_OPTIONS", "starting_seat"),
+            ({"components": '{"map": {"grid": []}}'}, "INVALID_COMPONENTS", "components"),
+            ({"components": "[" * 100_000}, "INVALID_COMPONENTS", "components"),
+        ]
     ],
 )
 def test_options_that_do_not_fit_the_game(
     stub: rules_service_pb2_grpc.RulesServiceStub,
     http: httpx.Client,
+    game: str,
     options: dict[str, Any],
     reason: str,
     field: str,
 ) -> None:
     """Options a game cannot play with (Pax Viking Junior's cat boards for another number of players,
-    a starting seat beyond the players, components that are no game) are a client error naming the
-    option, over both transports."""
-    request = pb.NewGameRequest(game="pax_viking_junior", players=3)
-    json_format.ParseDict({"paxVikingJunior": options}, request.options)
+    a starting seat beyond the players, components that are no game; a Birka game length that is
+    neither reading, a data set that is no game) are a client error naming the option, over both
+    transports."""
+    key = "paxVikingJunior" if game == "pax_viking_junior" else game
+    request = pb.NewGameRequest(game=game, players=3)
+    json_format.ParseDict({key: options}, request.options)
     with pytest.raises(grpc.RpcError) as caught:
         stub.NewGame(request)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     info, bad = rich(caught.value)
     assert info.reason == reason
-    assert bad is not None and bad.field_violations[0].field == f"options.pax_viking_junior.{field}"
-    body = {"players": 3, "options": {"paxVikingJunior": options}}
-    doc = problem(http.post("/v1/games/pax_viking_junior:new", json=body), 400)
+    assert bad is not None and bad.field_violations[0].field == f"options.{game}.{field}"
+    body = {"players": 3, "options": {key: options}}
+    doc = problem(http.post(f"/v1/games/{game}:new", json=body), 400)
     assert doc["reason"] == reason
-    assert doc["fieldViolations"][0]["field"] == f"options.pax_viking_junior.{field}"
+    assert doc["fieldViolations"][0]["field"] == f"options.{game}.{field}"
 
 
 # --------------------------------------------------------------------------- rules errors

@@ -13,6 +13,7 @@ from lawspeaker.codec.valhalla import ValhallaCodec
 from lawspeaker.games import core
 from lawspeaker.games import valhalla as v
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2, valhalla_pb2
 
 API = RulesApi()
@@ -103,3 +104,19 @@ def test_a_broken_ship_list_is_refused_naming_the_ship(change: str, field: str, 
         API.decode_state(ENTRY, _with_ships(change))
     assert err.value.code == core.ErrorCode.INVALID_STATE
     assert [(f.field, f.description) for f in err.value.field_violations] == [(field, words)]
+
+
+def test_a_birka_view_cannot_be_played_as_a_state() -> None:
+    """A seat's view hides the other players' Runestone Cards; sent back as a state it is refused,
+    naming the field, like a Pax Penning view with hidden Houses."""
+    entry = REGISTRY["birka"]
+    state = entry.game.new_game(2, entry.game.default_options(), core.Rng.from_seed(4))
+    while entry.game.chance(state) is not None:
+        state, _ = entry.game.apply(state, entry.game.legal_moves(state)[0])
+    api = RulesApi()
+    viewed = api.encode_state(entry, entry.game.view(state, 0))
+    with pytest.raises(LawspeakerError) as err:
+        api.decode_state(entry, viewed)
+    assert err.value.reason == "INVALID_STATE"
+    assert err.value.field_violations[0].field == "state.birka.hidden"
+    assert api.decode_state(entry, api.encode_state(entry, state)) == state

@@ -14,6 +14,7 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { RulesService } from "./gen/lawspeaker/v1/rules_service_pb.js";
 import { SessionService } from "./gen/lawspeaker/v1/session_service_pb.js";
 
+export * from "./gen/lawspeaker/v1/birka_pb.js";
 export * from "./gen/lawspeaker/v1/game_pb.js";
 export * from "./gen/lawspeaker/v1/pax_penning_pb.js";
 export * from "./gen/lawspeaker/v1/pax_viking_junior_pb.js";

@@ -1,3 +1,4 @@
+from lawspeaker.v1 import birka_pb2 as _birka_pb2
 from lawspeaker.v1 import pax_penning_pb2 as _pax_penning_pb2
 from lawspeaker.v1 import pax_viking_junior_pb2 as _pax_viking_junior_pb2
 from lawspeaker.v1 import penki_pb2 as _penki_pb2
@@ -23,20 +24,22 @@ GAME_RESULT_DRAW: GameResult
 GAME_RESULT_ALL_LOSE: GameResult
 
 class GameState(_message.Message):
-    __slots__ = ("rules_version", "rng", "valhalla", "penki", "pax_penning", "pax_viking_junior")
+    __slots__ = ("rules_version", "rng", "valhalla", "penki", "pax_penning", "pax_viking_junior", "birka")
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     RNG_FIELD_NUMBER: _ClassVar[int]
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
     PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
+    BIRKA_FIELD_NUMBER: _ClassVar[int]
     rules_version: str
     rng: RngState
     valhalla: _valhalla_pb2.ValhallaState
     penki: _penki_pb2.PenkiState
     pax_penning: _pax_penning_pb2.PaxPenningState
     pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorState
-    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiState, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningState, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorState, _Mapping]] = ...) -> None: ...
+    birka: _birka_pb2.BirkaState
+    def __init__(self, rules_version: _Optional[str] = ..., rng: _Optional[_Union[RngState, _Mapping]] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaState, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiState, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningState, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorState, _Mapping]] = ..., birka: _Optional[_Union[_birka_pb2.BirkaState, _Mapping]] = ...) -> None: ...
 
 class RngState(_message.Message):
     __slots__ = ("seed", "counter")
@@ -47,31 +50,35 @@ class RngState(_message.Message):
     def __init__(self, seed: _Optional[bytes] = ..., counter: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior")
+    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior", "birka")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
     PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
+    BIRKA_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaMove
     penki: _penki_pb2.PenkiMove
     pax_penning: _pax_penning_pb2.PaxPenningMove
     pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorMove
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiMove, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningMove, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorMove, _Mapping]] = ...) -> None: ...
+    birka: _birka_pb2.BirkaMove
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaMove, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiMove, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningMove, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorMove, _Mapping]] = ..., birka: _Optional[_Union[_birka_pb2.BirkaMove, _Mapping]] = ...) -> None: ...
 
 class GameOptions(_message.Message):
-    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior")
+    __slots__ = ("valhalla", "penki", "pax_penning", "pax_viking_junior", "birka")
     VALHALLA_FIELD_NUMBER: _ClassVar[int]
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
     PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
+    BIRKA_FIELD_NUMBER: _ClassVar[int]
     valhalla: _valhalla_pb2.ValhallaOptions
     penki: _penki_pb2.PenkiOptions
     pax_penning: _pax_penning_pb2.PaxPenningOptions
     pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorOptions
-    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiOptions, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningOptions, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorOptions, _Mapping]] = ...) -> None: ...
+    birka: _birka_pb2.BirkaOptions
+    def __init__(self, valhalla: _Optional[_Union[_valhalla_pb2.ValhallaOptions, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiOptions, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningOptions, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorOptions, _Mapping]] = ..., birka: _Optional[_Union[_birka_pb2.BirkaOptions, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("kind", "text", "player", "valhalla", "penki", "pax_penning", "pax_viking_junior")
+    __slots__ = ("kind", "text", "player", "valhalla", "penki", "pax_penning", "pax_viking_junior", "birka")
     KIND_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +86,7 @@ class GameEvent(_message.Message):
     PENKI_FIELD_NUMBER: _ClassVar[int]
     PAX_PENNING_FIELD_NUMBER: _ClassVar[int]
     PAX_VIKING_JUNIOR_FIELD_NUMBER: _ClassVar[int]
+    BIRKA_FIELD_NUMBER: _ClassVar[int]
     kind: str
     text: str
     player: int
@@ -86,7 +94,8 @@ class GameEvent(_message.Message):
     penki: _penki_pb2.PenkiEvent
     pax_penning: _pax_penning_pb2.PaxPenningEvent
     pax_viking_junior: _pax_viking_junior_pb2.PaxVikingJuniorEvent
-    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningEvent, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorEvent, _Mapping]] = ...) -> None: ...
+    birka: _birka_pb2.BirkaEvent
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningEvent, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorEvent, _Mapping]] = ..., birka: _Optional[_Union[_birka_pb2.BirkaEvent, _Mapping]] = ...) -> None: ...
 
 class Violation(_message.Message):
     __slots__ = ("reason", "message", "field")

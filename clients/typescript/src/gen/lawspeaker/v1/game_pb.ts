@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { BirkaEvent, BirkaMove, BirkaOptions, BirkaState } from "./birka_pb.js";
+import { file_lawspeaker_v1_birka } from "./birka_pb.js";
 import type { PaxPenningEvent, PaxPenningMove, PaxPenningOptions, PaxPenningState } from "./pax_penning_pb.js";
 import { file_lawspeaker_v1_pax_penning } from "./pax_penning_pb.js";
 import type { PaxVikingJuniorEvent, PaxVikingJuniorMove, PaxVikingJuniorOptions, PaxVikingJuniorState } from "./pax_viking_junior_pb.js";
@@ -18,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/game.proto.
  */
 export const file_lawspeaker_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEipwIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIAEIGCgRnYW1lIikKCFJuZ1N0YXRlEgwKBHNlZWQYASABKAwSDwoHY291bnRlchgCIAEoBCLhAQoETW92ZRIvCgh2YWxoYWxsYRgKIAEoCzIbLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFNb3ZlSAASKQoFcGVua2kYCyABKAsyGC5sYXdzcGVha2VyLnYxLlBlbmtpTW92ZUgAEjQKC3BheF9wZW5uaW5nGAwgASgLMh0ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nTW92ZUgAEj8KEXBheF92aWtpbmdfanVuaW9yGA0gASgLMiIubGF3c3BlYWtlci52MS5QYXhWaWtpbmdKdW5pb3JNb3ZlSABCBgoEZ2FtZSL0AQoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAQgYKBGdhbWUiqAIKCUdhbWVFdmVudBIMCgRraW5kGAEgASgJEgwKBHRleHQYAiABKAkSEwoGcGxheWVyGAMgASgFSAGIAQESMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhRXZlbnRIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lFdmVudEgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nRXZlbnRIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciI7CglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANiBnByb3RvMw", [file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
+  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi0wIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIABIqCgViaXJrYRgOIAEoCzIZLmxhd3NwZWFrZXIudjEuQmlya2FTdGF0ZUgAQgYKBGdhbWUiKQoIUm5nU3RhdGUSDAoEc2VlZBgBIAEoDBIPCgdjb3VudGVyGAIgASgEIowCCgRNb3ZlEi8KCHZhbGhhbGxhGAogASgLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYU1vdmVIABIpCgVwZW5raRgLIAEoCzIYLmxhd3NwZWFrZXIudjEuUGVua2lNb3ZlSAASNAoLcGF4X3Blbm5pbmcYDCABKAsyHS5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdNb3ZlSAASPwoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIi5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvck1vdmVIABIpCgViaXJrYRgOIAEoCzIYLmxhd3NwZWFrZXIudjEuQmlya2FNb3ZlSABCBgoEZ2FtZSKiAgoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAEiwKBWJpcmthGA4gASgLMhsubGF3c3BlYWtlci52MS5CaXJrYU9wdGlvbnNIAEIGCgRnYW1lItQCCglHYW1lRXZlbnQSDAoEa2luZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhMKBnBsYXllchgDIAEoBUgBiAEBEjAKCHZhbGhhbGxhGAogASgLMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYUV2ZW50SAASKgoFcGVua2kYCyABKAsyGS5sYXdzcGVha2VyLnYxLlBlbmtpRXZlbnRIABI1CgtwYXhfcGVubmluZxgMIAEoCzIeLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ0V2ZW50SAASQAoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIy5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvckV2ZW50SAASKgoFYmlya2EYDiABKAsyGS5sYXdzcGVha2VyLnYxLkJpcmthRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciI7CglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANiBnByb3RvMw", [file_lawspeaker_v1_birka, file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
 
 /**
  * The complete state of one game, exactly as the engine needs it to answer the next question.
@@ -79,6 +81,14 @@ export type GameState = Message<"lawspeaker.v1.GameState"> & {
      */
     value: PaxVikingJuniorState;
     case: "paxVikingJunior";
+  } | {
+    /**
+     * A game of Birka.
+     *
+     * @generated from field: lawspeaker.v1.BirkaState birka = 14;
+     */
+    value: BirkaState;
+    case: "birka";
   } | { case: undefined; value?: undefined };
 };
 
@@ -160,6 +170,14 @@ export type Move = Message<"lawspeaker.v1.Move"> & {
      */
     value: PaxVikingJuniorMove;
     case: "paxVikingJunior";
+  } | {
+    /**
+     * A Birka move.
+     *
+     * @generated from field: lawspeaker.v1.BirkaMove birka = 14;
+     */
+    value: BirkaMove;
+    case: "birka";
   } | { case: undefined; value?: undefined };
 };
 
@@ -213,6 +231,14 @@ export type GameOptions = Message<"lawspeaker.v1.GameOptions"> & {
      */
     value: PaxVikingJuniorOptions;
     case: "paxVikingJunior";
+  } | {
+    /**
+     * Options for Birka.
+     *
+     * @generated from field: lawspeaker.v1.BirkaOptions birka = 14;
+     */
+    value: BirkaOptions;
+    case: "birka";
   } | { case: undefined; value?: undefined };
 };
 
@@ -287,6 +313,14 @@ export type GameEvent = Message<"lawspeaker.v1.GameEvent"> & {
      */
     value: PaxVikingJuniorEvent;
     case: "paxVikingJunior";
+  } | {
+    /**
+     * Details of a Birka event.
+     *
+     * @generated from field: lawspeaker.v1.BirkaEvent birka = 14;
+     */
+    value: BirkaEvent;
+    case: "birka";
   } | { case: undefined; value?: undefined };
 };
 
