@@ -287,6 +287,22 @@ def test_collection_gives_the_die_resource_plus_every_matching_dice_token() -> N
     assert [D.resource_ids[f] for f in D.die_faces] == ["FISK", "KORN", "LERA", "MALM", "ULL", "VIRKE"]
 
 
+def test_collection_from_the_matching_dice_tokens_only_with_the_option() -> None:
+    """2. Resource Collection: All Players collect the Raw Resource matching the Dice result plus any
+    Dice Tokens – on their Resource Plot . (Assumption DIE_FACES, its other reading: option
+    tokens_only.)
+    """  # noqa: RUF002
+    uses("DIE_FACES")
+    state = started(2)
+    state = at(state, options=Options(tokens_only=True))
+    plots = list(state.plots[0])
+    plots[PLOT["KORN"] * SLOTS + 1 + TRAL] = 3
+    state = at(state, plots=(tuple(plots), state.plots[1]), visthus=(EMPTY, EMPTY))
+    state, _ = play(state, Draw(3))  # Virke's starting token is 3, and the upgraded Korn slot
+    assert state.visthus[0] == res(VIRKE=1, KORN=1)
+    assert state.visthus[1] == res(VIRKE=1)
+
+
 def test_items_can_only_be_collected_into_empty_slots() -> None:
     """• Items can only be collected if there is an empty Slot. (Assumption COLLECTION.)"""
     uses("COLLECTION")
@@ -1669,3 +1685,16 @@ def test_random_playouts_end_and_keep_every_invariant(players: int, rounds: int,
             assert violation.reason.replace("_", "").isalpha() and violation.reason.isupper()
             assert violation.reason != "NOT_A_LEGAL_MOVE", (state.phase, move)
             assert len(violation.message) > 10 and violation.message[0].isupper()
+
+
+def test_every_assumption_and_option_is_documented() -> None:
+    """Every reading of the rulebook and every option is recorded in docs/rules/birka.md."""
+    from pathlib import Path
+
+    from lawspeaker.games.birka import OPTIONS
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "birka.md").read_text()
+    for a in ASSUMPTIONS:
+        assert f"`{a.id}`" in doc, a.id
+    for o in OPTIONS:
+        assert f"`{o.name}`" in doc, o.name

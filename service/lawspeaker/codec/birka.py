@@ -31,7 +31,9 @@ class BirkaCodec:
 
     # -- options
     def options_to_proto(self, options: b.Options) -> Any:
-        return self.pb.BirkaOptions(calendar_rounds=options.calendar_rounds, data=options.data)
+        return self.pb.BirkaOptions(
+            calendar_rounds=options.calendar_rounds, data=options.data, tokens_only=options.tokens_only
+        )
 
     def options_from_proto(self, msg: Any | None) -> b.Options:
         if msg is None:
@@ -46,7 +48,7 @@ class BirkaCodec:
             data_for(msg.data)
         except b.BirkaDataError as err:
             raise malformed("data", str(err), "INVALID_DATA") from None
-        return b.Options(calendar_rounds=rounds, data=msg.data)
+        return b.Options(calendar_rounds=rounds, data=msg.data, tokens_only=msg.tokens_only)
 
     # -- state
     def rng_of(self, state: b.State) -> Rng:

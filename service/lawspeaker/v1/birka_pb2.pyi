@@ -54,12 +54,14 @@ BIRKA_FEEDING_STARVING: BirkaFeeding
 BIRKA_FEEDING_RECOVERED: BirkaFeeding
 
 class BirkaOptions(_message.Message):
-    __slots__ = ("calendar_rounds", "data")
+    __slots__ = ("calendar_rounds", "data", "tokens_only")
     CALENDAR_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_ONLY_FIELD_NUMBER: _ClassVar[int]
     calendar_rounds: int
     data: str
-    def __init__(self, calendar_rounds: _Optional[int] = ..., data: _Optional[str] = ...) -> None: ...
+    tokens_only: bool
+    def __init__(self, calendar_rounds: _Optional[int] = ..., data: _Optional[str] = ..., tokens_only: _Optional[bool] = ...) -> None: ...
 
 class BirkaSeat(_message.Message):
     __slots__ = ("visthus", "extension", "skepp", "plots", "feeding", "hand", "completed", "deck")

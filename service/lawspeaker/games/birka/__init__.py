@@ -167,6 +167,7 @@ class Options:
 
     calendar_rounds: int = 5
     data: str = ""
+    tokens_only: bool = False  # collect only from the dice tokens matching the roll (assumption DIE_FACES)
 
 
 # --------------------------------------------------------------------------- moves
@@ -918,7 +919,14 @@ class Birka:
         if isinstance(move, Draw | DrawCard):
             what = move.outcome if isinstance(move, Draw) else move.index
             field = "draw.outcome" if isinstance(move, Draw) else "draw_card.index"
-            return Violation("NO_SUCH_OUTCOME", f"{what} is not a possible outcome of this draw.", field)
+            chance = self.chance(state)
+            known = len(chance.outcomes) if chance is not None else 0
+            hint = {
+                Phase.SETUP_START: f"the starting player is a seat from 0 to {state.players - 1} "
+                f"(Player 1 to Player {state.players})",
+                Phase.ROLL: f"the die shows 1 to {DIE_FACES}",
+            }.get(state.phase, f"this draw has {known} possible outcome(s), listed by LegalMoves")
+            return Violation("NO_SUCH_OUTCOME", f"That is not a possible outcome ({what}): {hint}.", field)
         seat = state.actor
         row = state.visthus[seat]
         n_res = data.resources
@@ -981,7 +989,13 @@ class Birka:
                     f"or {bread} {data.resource_names[data.bread]}.",
                     "pay_ration.food",
                 )
-            return Violation("CANNOT_PAY_RATION", "You hold too little of that food.", "pay_ration.food")
+            held = ", ".join(f"{row[f]} {data.resource_names[f]}" for f in data.food)
+            return Violation(
+                "CANNOT_PAY_RATION",
+                f"The Ration costs {food} {names} in any combination, and you hold {held}: pay with what "
+                "you hold.",
+                "pay_ration.food",
+            )
         if isinstance(move, PayLevy):
             return Violation(
                 "NO_SUCH_RESOURCE",
@@ -996,9 +1010,13 @@ class Birka:
         data = ctx.data
         n_res = data.resources
         if isinstance(move, Discard):
-            if not 0 <= move.resource < n_res or not row[move.resource]:
+            if not 0 <= move.resource < n_res:
+                return Violation("NO_SUCH_RESOURCE", "There is no such resource.", "discard.resource")
+            if not row[move.resource]:
                 return Violation(
-                    "NOTHING_TO_DISCARD", "Your Visthus holds no such resource.", "discard.resource"
+                    "NOTHING_TO_DISCARD",
+                    f"Your Visthus holds no {data.resource_names[move.resource]} to discard.",
+                    "discard.resource",
                 )
             return Violation("NOT_A_LEGAL_MOVE", "That move is not legal now.", "move")
         if isinstance(move, EndActions):
@@ -1040,7 +1058,8 @@ class Birka:
                 if row[g] < give_n:
                     return Violation(
                         "CANNOT_AFFORD",
-                        f"This trade takes {give_n} {data.resource_names[g]} and you hold {row[g]}.",
+                        f"This trade gives {give_n} {data.resource_names[g]} from your Visthus to the "
+                        f"Market, and you hold {row[g]}.",
                         "market_trade.give",
                     )
                 if state.market[g] + give_n > data.market_slots[g]:
@@ -1075,14 +1094,19 @@ class Birka:
             )
         if isinstance(move, Craft):
             b = move.building
-            if not 0 <= b < len(data.building_ids) or data.craft_output[b] < 0:
+            if not 0 <= b < len(data.building_ids):
+                return Violation("NO_SUCH_BUILDING", "There is no such building.", "craft.building")
+            if data.craft_output[b] < 0:
                 return Violation(
-                    "NOT_A_CRAFTING_BUILDING", "That is not a crafting building.", "craft.building"
+                    "NOT_A_CRAFTING_BUILDING",
+                    f"The {data.building_names[b]} is not a crafting building.",
+                    "craft.building",
                 )
             if owners[b] < 0:
                 return Violation(
                     "NOT_BUILT",
-                    "A Building cannot be used until purchased by any Player in Birka.",
+                    f"A Building cannot be used until purchased by any Player in Birka: nobody owns the "
+                    f"{data.building_names[b]} yet.",
                     "craft.building",
                 )
             if starving and data.craft_output[b] != data.bread:
@@ -1114,7 +1138,8 @@ class Birka:
             if state.plots[seat][p * ctx.slots + 1 + g]:
                 return Violation(
                     "SLOT_TAKEN",
-                    "Once placed, dice cannot be changed: that slot is already upgraded.",
+                    f"Once placed, dice cannot be changed: the {data.good_names[g]} slot of your "
+                    f"{data.resource_names[data.plot_resources[p]]} plot is already upgraded.",
                     "upgrade.plot",
                 )
             cost = prices.use[b] if owners[b] in (-1, seat) else ctx.use_total[state.card + 1][b]
@@ -1410,7 +1435,8 @@ class Birka:
         matches, with the Calendar Card's bonus and blocks; a starving player collects only food."""
         die = state.die
         due = [0] * data.resources
-        due[data.die_faces[die - 1]] += 1
+        if not state.options.tokens_only:
+            due[data.die_faces[die - 1]] += 1
         plots = state.plots[seat]
         size = data.slots_per_plot
         for p, r in enumerate(data.plot_resources):
@@ -2456,6 +2482,14 @@ OPTIONS = (
         ("5", "10"),
     ),
     OptionInfo(
+        "tokens_only",
+        "Collection reads 'the Raw Resource matching the Dice result plus any Dice Tokens' as the plots "
+        "whose dice tokens (starting or upgraded) match the roll, without the die face's own resource "
+        "(by default every player also collects the die face's Raw Resource).",
+        "false",
+        ("true", "false"),
+    ),
+    OptionInfo(
         "data",
         "Replacement data files as JSON text: an object whose keys are resources, byn, birka, calendar or "
         "runestones (the files served under data) and whose values replace those files; empty = the "
@@ -2508,7 +2542,10 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "Resource Plot .",
         "Die faces 1 to 6 show Fisk, Korn, Lera, Malm, Ull and Virke. Every player collects 1 of the face's "
         "Raw Resource, plus 1 of a plot's Raw Resource for every dice token on that plot showing the number "
-        "rolled.",
+        "rolled. The other reading, 'the Raw Resource matching the Dice result' as the plot whose starting "
+        "token matches, collects only from the dice tokens showing the number (half as much at the start) "
+        "and is the option.",
+        "tokens_only",
     ),
     Assumption(
         "RESOURCE_PLOTS",
