@@ -394,3 +394,58 @@ def in_server(seconds: int = 2) -> InServer:
         finally:
             server.stop()
     return InServer(rest_cpu, rest_wall, grpc_cpu, grpc_wall)
+
+
+@dataclass
+class Versus:
+    """The end-to-end ratios of another revision and of this tree, measured in alternating rounds."""
+
+    base: str
+    #: ("base" | "this tree", {transport: (ApplyMove requests/s, floor requests/s)}) per round
+    rounds: list[tuple[str, dict[str, list[float]]]]
+
+    def mean(self, which: str, transport: str, index: int) -> float:
+        """The mean over the rounds of ``which`` of ApplyMove's requests/s (0), the floor's (1)."""
+        got = [r[transport][index] for w, r in self.rounds if w == which]
+        return sum(got) / len(got)
+
+    def ratio(self, which: str, transport: str) -> float:
+        """ApplyMove's requests/s over the floor's, each the mean of ``which``'s rounds."""
+        return self.mean(which, transport, 0) / self.mean(which, transport, 1)
+
+
+def against(base: str, seconds: int = 8, rounds: int = 2) -> Versus:
+    """Measure ApplyMove's ratio to its floor for revision ``base`` and for this tree, alternating
+    ``rounds`` times, with this benchmark code (only the service package differs): a check that this
+    tree's end-to-end path is not slower than the base's on the same machine, in the same run."""
+    root = Path(__file__).resolve().parents[1]
+    out: list[tuple[str, dict[str, list[float]]]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "base"
+        subprocess.run(
+            ["git", "-C", str(root), "worktree", "add", "--detach", str(tree), base],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            for _ in range(rounds):
+                for which, service in (("base", tree / "service"), ("this tree", root / "service")):
+                    code = (
+                        f"import json, e2e; pairs = e2e.measure({seconds}, 2); "
+                        "print(json.dumps({b.name.split()[0]: [m.rps, b.rps] for b, m in pairs}))"
+                    )
+                    env = dict(os.environ, PYTHONPATH=str(service))
+                    done = subprocess.run(
+                        [sys.executable, "-c", code],
+                        cwd=Path(__file__).parent,
+                        env=env,
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    )
+                    out.append((which, msgspec.json.decode(done.stdout.strip().splitlines()[-1])))
+        finally:
+            subprocess.run(
+                ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True
+            )
+    return Versus(base, out)

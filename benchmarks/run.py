@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/run.py            # full run (about two minutes)
     .venv/bin/python benchmarks/run.py --quick    # a short smoke run
+    .venv/bin/python benchmarks/run.py --against REV   # also the end-to-end ratios of git revision REV
 
 Benchmarks are not tests: nothing here fails on a number. Each result is reported as a ratio to a
 baseline measured in the same run, next to the goal the issues set.
@@ -117,6 +118,31 @@ def grpc_budget(floor: Any, apply: Any, cost: Any) -> list[str]:
     ]
 
 
+def versus_lines(v: Any) -> list[str]:
+    """The loads of another revision and of this tree, measured alternately in this run."""
+    lines = [
+        "",
+        f"The same loads for revision `{v.base}` and for this tree, measured in this run in "
+        f"{len(v.rounds) // 2} alternating rounds each with the same benchmark code (only the service "
+        "differs), to tell a ratio below its guard that this tree caused from one the machine caused "
+        "(requests/s are means over the rounds):",
+        "",
+        "| transport | base ApplyMove/s | base floor/s | base ratio | this tree ApplyMove/s | "
+        "this tree floor/s | this tree ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for transport in ("REST", "gRPC"):
+        cells = []
+        for which in ("base", "this tree"):
+            cells += [
+                f"{v.mean(which, transport, 0):,.0f}",
+                f"{v.mean(which, transport, 1):,.0f}",
+                f"{v.ratio(which, transport):.2f}x",
+            ]
+        lines.append(row(transport, *cells))
+    return lines
+
+
 def row(*cells: str) -> str:
     """One markdown table row."""
     return "| " + " | ".join(cells) + " |"
@@ -158,6 +184,11 @@ def main() -> None:
     parser.add_argument(
         "--skip-sessions", action="store_true", help="no session benchmarks (they need Redis)"
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also measure the end-to-end ratios of git revision REV against this tree, alternating",
+    )
     args = parser.parse_args()
     rounds, budget, seconds = (2, 0.5, 3) if args.quick else (6, 1.5, 10)
 
@@ -168,7 +199,8 @@ def main() -> None:
     lines = [
         "# Benchmarks",
         "",
-        f"Written by `benchmarks/run.py{' --quick' if args.quick else ''}` on "
+        f"Written by `benchmarks/run.py{' --quick' if args.quick else ''}"
+        f"{' --against ' + args.against if args.against else ''}` on "
         f"{datetime.date.today().isoformat()}: Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores. Every ratio is against a baseline measured "
         "in the same run. Tests never assert on these numbers.",
@@ -208,6 +240,8 @@ def main() -> None:
             "|---|---|---:|---:|---:|---:|---:|---:|:---:|",
         ]
         lines += ratio_rows(pairs, E2E_KEEP)
+        if args.against:
+            lines += versus_lines(e2e.against(args.against, seconds))
         floor, echo, request_bytes, response_bytes = e2e.measure_ceiling(seconds)
         lines += [
             "",
