@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
+T = TypeVar("T")
 M = TypeVar("M")
 O = TypeVar("O")  # noqa: E741 - options type
 
@@ -226,6 +227,30 @@ class Rng:
             value = int.from_bytes(digest[:8], "big")
             if value < limit:
                 return value % n, Rng(self.seed, counter)
+
+
+# --------------------------------------------------------------------------- data options
+
+OPTION_CACHE_LIMIT = 64
+"""Distinct option texts (a custom map or card set) a process keeps loaded; later ones are loaded for
+each call, so that no client can make the process grow without bound."""
+
+
+def option_cache(load: Callable[[str], T], reference: T) -> Callable[[str], T]:
+    """For a game whose map, cards or numbers can be replaced by an option of JSON text: the function
+    giving the validated data for an option value ("" = ``reference``), each text loaded (and
+    validated) once while fewer than OPTION_CACHE_LIMIT are kept."""
+    cache: dict[str, T] = {"": reference}
+
+    def data_for(text: str) -> T:
+        found = cache.get(text)
+        if found is None:
+            found = load(text)
+            if len(cache) < OPTION_CACHE_LIMIT:
+                cache[text] = found
+        return found
+
+    return data_for
 
 
 # --------------------------------------------------------------------------- the game protocol

@@ -61,6 +61,7 @@ from lawspeaker.games.core import (
     ToAct,
     Violation,
     check_ply,
+    option_cache,
 )
 
 __all__ = [
@@ -488,16 +489,12 @@ class _Ctx:
         self.kind_bit = tuple(1 << c.kind for c in data.conditions)
 
 
-_CTX: dict[str, _Ctx] = {}
+_contexts = option_cache(lambda text: _Ctx(data_for(text)), _Ctx(REFERENCE))
 
 
 def _ctx(options: Options) -> _Ctx:
-    found = _CTX.get(options.data)
-    if found is None:
-        found = _Ctx(data_for(options.data))
-        if len(_CTX) < 64:
-            _CTX[options.data] = found
-    return found
+    """The move objects and prices of the game's data set, built once per data option."""
+    return _contexts(options.data)
 
 
 def capacity(state: State, seat: int, data: Data) -> int:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from importlib import resources as _files
 from typing import Any
 
+from lawspeaker.games.core import option_cache
+
 FILES = ("resources", "byn", "birka", "calendar", "runestones")
 MAX_PLAYERS = 4  # the most players a data set must serve (the engine's max_players)
 DIE_FACES = 6
@@ -633,14 +635,5 @@ _REFERENCE_FILES: dict[str, Any] = {
     for name in FILES
 }
 REFERENCE = load_data("")
-_CACHE: dict[str, Data] = {"": REFERENCE}
-
-
-def data_for(text: str) -> Data:
-    """The validated data set for an option value ("" = the reference), cached."""
-    found = _CACHE.get(text)
-    if found is None:
-        found = load_data(text)
-        if len(_CACHE) < 64:
-            _CACHE[text] = found
-    return found
+data_for = option_cache(load_data, REFERENCE)
+"""The validated data set for an option value ("" = the reference), loaded once."""

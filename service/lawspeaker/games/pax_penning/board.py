@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from lawspeaker.games.core import option_cache
+
 KNIGHT, BISHOP, ROOK, PAWN, KING = 1, 2, 3, 4, 5
 PIECE_NAMES = {KNIGHT: "Knight", BISHOP: "Bishop", ROOK: "Rook", PAWN: "Pawn", KING: "King"}
 PIECE_CODES = {"KNIGHT": KNIGHT, "BISHOP": BISHOP, "ROOK": ROOK, "PAWN": PAWN, "KING": KING}
@@ -246,14 +248,5 @@ def load_board(text: str) -> Board:
 
 REFERENCE_TEXT = resources.files(__package__).joinpath("board.json").read_text(encoding="utf-8")
 REFERENCE = load_board(REFERENCE_TEXT)
-_CACHE: dict[str, Board] = {"": REFERENCE}
-
-
-def board_for(text: str) -> Board:
-    """The validated board for an option value ("" = the reference map), cached."""
-    found = _CACHE.get(text)
-    if found is None:
-        found = load_board(text)
-        if len(_CACHE) < 64:
-            _CACHE[text] = found
-    return found
+board_for = option_cache(load_board, REFERENCE)
+"""The validated board for an option value ("" = the reference map), loaded once."""

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from lawspeaker.games.core import option_cache
+
 MAX_PLAYERS = 6
 SECTIONS = ("map", "tiles", "victory_cards", "cat_boards", "rules")
 VARIANTS = ("standard", "longer")
@@ -630,14 +632,5 @@ REFERENCE_DATA: dict[str, Any] = {
     "rules": _read("rules.json"),
 }
 REFERENCE = _build(REFERENCE_DATA)
-_CACHE: dict[str, Components] = {"": REFERENCE}
-
-
-def components_for(text: str) -> Components:
-    """The validated components for an option value ("" = the reference set), cached."""
-    found = _CACHE.get(text)
-    if found is None:
-        found = load_components(text)
-        if len(_CACHE) < 64:
-            _CACHE[text] = found
-    return found
+components_for = option_cache(load_components, REFERENCE)
+"""The validated components for an option value ("" = the reference set), loaded once."""
