@@ -229,6 +229,19 @@ class Rng:
                 return value % n, Rng(self.seed, counter)
 
 
+# --------------------------------------------------------------------------- frozen-state helpers
+
+
+def player(seat: int) -> str:
+    """How events and refusals name a seat: "Player 1" for seat 0."""
+    return f"Player {seat + 1}"
+
+
+def replaced(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
+    """The tuple with item ``i`` replaced by ``v`` (states are frozen)."""
+    return (*t[:i], v, *t[i + 1 :])
+
+
 # --------------------------------------------------------------------------- data options
 
 OPTION_CACHE_LIMIT = 64

@@ -63,6 +63,8 @@ from lawspeaker.games.core import (
     check_ply,
     option_cache,
 )
+from lawspeaker.games.core import player as _who
+from lawspeaker.games.core import replaced as _set
 
 __all__ = [
     "ASSUMPTIONS",
@@ -419,18 +421,6 @@ def view_event(event: Event, seat: int | None) -> Event | None:
             EventDetail(detail.value, detail.resources, detail.seats, (), True, False, ()),
         )
     return event
-
-
-def _who(seat: int) -> str:
-    return f"Player {seat + 1}"
-
-
-def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return (*t[:i], v, *t[i + 1 :])
-
-
-def _set_row(rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return (*rows[:i], row, *rows[i + 1 :])
 
 
 def _afford(row: tuple[int, ...], cost: Price) -> bool:
@@ -1209,7 +1199,7 @@ class Birka:
         if isinstance(move, PayLevy):
             row = state.visthus[seat]
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, _set(row, move.resource, row[move.resource] - 1)),
+                visthus=_set(state.visthus, seat, _set(row, move.resource, row[move.resource] - 1)),
                 left=state.left - 1,
             )
             events.append(
@@ -1236,7 +1226,7 @@ class Birka:
             if i is None:
                 i, rng = rng.below(len(deck))
             card = deck[i]
-            decks = _set_row(state.decks, seat, deck[:i] + deck[i + 1 :])
+            decks = _set(state.decks, seat, deck[:i] + deck[i + 1 :])
             state = state._replace(decks=decks, rng=rng)
             if phase is Phase.SETUP_DEAL:
                 hand = tuple(sorted((*state.hands[seat], card)))
@@ -1249,7 +1239,7 @@ class Birka:
                     )
                 )
                 step = state.step + 1
-                state = state._replace(hands=_set_row(state.hands, seat, hand), step=step)
+                state = state._replace(hands=_set(state.hands, seat, hand), step=step)
                 state, _ = self._mark(state, seat, ctx, events, ALL_KINDS)
                 if step < data.dealt * state.players:
                     return state._replace(actor=step // data.dealt)
@@ -1367,7 +1357,7 @@ class Birka:
                 k = min(amount, free_slots(state, seat, data), _supply_of(state, data, r))
                 if k > 0:
                     row = state.visthus[seat]
-                    state = state._replace(visthus=_set_row(state.visthus, seat, _set(row, r, row[r] + k)))
+                    state = state._replace(visthus=_set(state.visthus, seat, _set(row, r, row[r] + k)))
                     got.extend([r] * k)
             words = ", ".join(data.resource_names[r] for r in got) or "nothing (no empty slot)"
             events.append(
@@ -1396,7 +1386,7 @@ class Birka:
                     return state._replace(phase=Phase.LEVY, actor=seat, step=pos, left=left)
                 r = kinds[0]
                 row = state.visthus[seat]
-                state = state._replace(visthus=_set_row(state.visthus, seat, _set(row, r, row[r] - 1)))
+                state = state._replace(visthus=_set(state.visthus, seat, _set(row, r, row[r] - 1)))
                 events.append(
                     Event(
                         "LEVY_PAID",
@@ -1473,7 +1463,9 @@ class Birka:
             elif total:
                 events.append(
                     Event(
-                        "VISTHUS_FULL", f"{_who(seat)} has no empty Visthus slot and collects nothing.", seat
+                        "VISTHUS_FULL",
+                        f"{_who(seat)} has no empty Visthus slot and collects nothing.",
+                        seat,
                     )
                 )
             state = self._check_runestones(state, seat, ctx, events, STORE_KIND)
@@ -1488,7 +1480,7 @@ class Birka:
         data = _ctx(state.options).data
         words = ", ".join(data.resource_names[r] for r in got)
         events.append(Event("COLLECTED", f"{_who(seat)} collects {words}.", seat, EventDetail(0, got)))
-        return state._replace(visthus=_set_row(state.visthus, seat, row))
+        return state._replace(visthus=_set(state.visthus, seat, row))
 
     def _collect_choice(
         self, state: State, move: Collect | StopCollecting, ctx: _Ctx, events: list[Event]
@@ -1573,8 +1565,8 @@ class Birka:
         owner = state.owners[data.mjodhallen]
         visthus = state.visthus
         prow, orow = visthus[payer], visthus[owner]
-        visthus = _set_row(visthus, payer, _set(prow, r, prow[r] - 1))
-        visthus = _set_row(visthus, owner, _set(orow, r, orow[r] + 1))
+        visthus = _set(visthus, payer, _set(prow, r, prow[r] - 1))
+        visthus = _set(visthus, owner, _set(orow, r, orow[r] + 1))
         verb = "pays" if payer == state.starter and payer != owner else "gives up"
         events.append(
             Event(
@@ -1637,7 +1629,7 @@ class Birka:
             kind = "RATION_PAID"
         events.append(Event(kind, text, seat, EventDetail(was, tuple(sorted(paid)))))
         return state._replace(
-            visthus=_set_row(state.visthus, seat, tuple(row)),
+            visthus=_set(state.visthus, seat, tuple(row)),
             starving=_set(state.starving, seat, status),
             phase=Phase.ACTIONS if recovering else state.phase,
         )
@@ -1663,7 +1655,7 @@ class Birka:
             events.append(
                 Event("DISCARDED", f"{_who(seat)} discards 1 {names[r]}.", seat, EventDetail(1, (r,)))
             )
-            return state._replace(visthus=_set_row(state.visthus, seat, _set(row, r, row[r] - 1)))
+            return state._replace(visthus=_set(state.visthus, seat, _set(row, r, row[r] - 1)))
         left = state.actions_left - 1
         if isinstance(move, MarketTrade):
             g, t = move.give, move.take
@@ -1683,7 +1675,7 @@ class Birka:
                 )
             )
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, tuple(new)), market=tuple(market), actions_left=left
+                visthus=_set(state.visthus, seat, tuple(new)), market=tuple(market), actions_left=left
             )
             return self._after_action(state, ctx, events, STORE_KIND)
         if isinstance(move, OutlawTrade):
@@ -1700,7 +1692,7 @@ class Birka:
                     EventDetail(k, (g, t)),
                 )
             )
-            state = state._replace(visthus=_set_row(state.visthus, seat, tuple(new)), actions_left=left)
+            state = state._replace(visthus=_set(state.visthus, seat, tuple(new)), actions_left=left)
             return self._after_action(state, ctx, events, STORE_KIND)
         if isinstance(move, Craft):
             b = move.building
@@ -1716,7 +1708,7 @@ class Birka:
                     EventDetail(b, (out,)),
                 )
             )
-            state = state._replace(visthus=_set_row(state.visthus, seat, tuple(new)), actions_left=left)
+            state = state._replace(visthus=_set(state.visthus, seat, tuple(new)), actions_left=left)
             state = self._owner_paid(state, seat, b, data, events)
             if owner == seat:
                 return self._after_action(state, ctx, events, STORE_KIND)
@@ -1733,7 +1725,7 @@ class Birka:
                 )
             )
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, _pay(row, cost)),
+                visthus=_set(state.visthus, seat, _pay(row, cost)),
                 skepp=_set(state.skepp, seat, skepp),
                 actions_left=left + 1,
             )
@@ -1752,7 +1744,7 @@ class Birka:
                 )
             )
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, _pay(row, cost)),
+                visthus=_set(state.visthus, seat, _pay(row, cost)),
                 actions_left=left,
                 phase=Phase.UPGRADE_TOKEN,
                 pending=move.plot * ctx.slots + 1 + move.good,
@@ -1774,7 +1766,7 @@ class Birka:
             )
             owners = _set(state.owners, b, seat)
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, _pay(row, cost)), owners=owners, actions_left=left
+                visthus=_set(state.visthus, seat, _pay(row, cost)), owners=owners, actions_left=left
             )
             self._blocked(state, seat, b, data, events)
             kinds = 1 << BUILD | 1 << BUILDINGS
@@ -1794,7 +1786,7 @@ class Birka:
                 )
             )
             state = state._replace(
-                visthus=_set_row(state.visthus, seat, _pay(row, cost)),
+                visthus=_set(state.visthus, seat, _pay(row, cost)),
                 extension=(*state.extension[:seat], True, *state.extension[seat + 1 :]),
                 actions_left=left,
             )
@@ -1809,7 +1801,7 @@ class Birka:
                 )
             )
             return state._replace(
-                visthus=_set_row(state.visthus, seat, _pay(row, cost)),
+                visthus=_set(state.visthus, seat, _pay(row, cost)),
                 actions_left=left,
                 phase=Phase.TINGET_DRAW,
                 drawn=(),
@@ -1823,7 +1815,7 @@ class Birka:
         if owner < 0 or owner == seat or not payment:
             return state
         visthus = state.visthus
-        visthus = _set_row(visthus, seat, _pay(visthus[seat], payment))
+        visthus = _set(visthus, seat, _pay(visthus[seat], payment))
         orow = list(visthus[owner])
         room = capacity(state, owner, data) - sum(orow)
         received: list[int] = []
@@ -1832,7 +1824,7 @@ class Birka:
             orow[r] += take
             room -= take
             received.extend([r] * take)
-        visthus = _set_row(visthus, owner, tuple(orow))
+        visthus = _set(visthus, owner, tuple(orow))
         everything = [r for r, k in payment for _ in range(k)]
         words = ", ".join(data.resource_names[r] for r in everything)
         lost = len(everything) - len(received)
@@ -1902,7 +1894,7 @@ class Birka:
                 EventDetail(value, (data.plot_resources[plot],)),
             )
         )
-        plots = _set_row(state.plots, seat, _set(state.plots[seat], slot, value))
+        plots = _set(state.plots, seat, _set(state.plots[seat], slot, value))
         state = state._replace(plots=plots, pending=-1, phase=Phase.ACTIONS)
         return self._after_action(state, ctx, events, 1 << UPGRADES | 1 << FULL_PLOT)
 
@@ -1922,7 +1914,7 @@ class Birka:
                 EventDetail(index, (), (seat,), (kept, *others), True, False, (seat,)),
             )
         )
-        state = state._replace(hands=_set_row(state.hands, seat, hand), drawn=(), phase=Phase.ACTIONS)
+        state = state._replace(hands=_set(state.hands, seat, hand), drawn=(), phase=Phase.ACTIONS)
         return self._after_action(state, ctx, events)
 
     def _end_turn(self, state: State, ctx: _Ctx, events: list[Event]) -> State:
@@ -2017,7 +2009,7 @@ class Birka:
                     EventDetail(len(completed), (), (seat,), (c,), True, True, (seat,)),
                 )
             )
-        return state._replace(completed=_set_row(state.completed, seat, completed)), completed
+        return state._replace(completed=_set(state.completed, seat, completed)), completed
 
     def _finish(self, state: State, finisher: int, ctx: _Ctx, events: list[Event]) -> State:
         data = ctx.data

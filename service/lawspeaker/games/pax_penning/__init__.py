@@ -33,6 +33,8 @@ from lawspeaker.games.core import (
     Violation,
     check_ply,
 )
+from lawspeaker.games.core import player as _who
+from lawspeaker.games.core import replaced as _set
 from lawspeaker.games.pax_penning.board import (
     BISHOP,
     KING,
@@ -350,14 +352,6 @@ def view_event(event: Event, seat: int | None) -> Event:
 
 def _board(state: State) -> Board:
     return board_for(state.options.board)
-
-
-def _who(seat: int) -> str:
-    return f"Player {seat + 1}"
-
-
-def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return (*t[:i], v, *t[i + 1 :])
 
 
 def _add_house(houses: tuple[tuple[int, ...], ...], h: int, c: int, n: int) -> tuple[tuple[int, ...], ...]:
@@ -1318,7 +1312,9 @@ class PaxPenning:
         while payers and not state.sizes[payers[0]]:
             events.append(
                 Event(
-                    "NO_STONE_TO_PLACE", f"{_who(payers[0])} has no stone in their House to place.", payers[0]
+                    "NO_STONE_TO_PLACE",
+                    f"{_who(payers[0])} has no stone in their House to place.",
+                    payers[0],
                 )
             )
             payers = payers[1:]

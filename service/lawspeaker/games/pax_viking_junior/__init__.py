@@ -40,6 +40,8 @@ from lawspeaker.games.core import (
     Violation,
     check_ply,
 )
+from lawspeaker.games.core import player as _who
+from lawspeaker.games.core import replaced as _set
 from lawspeaker.games.pax_viking_junior.components import (
     MAX_PLAYERS,
     REFERENCE,
@@ -257,20 +259,8 @@ def _comp(state: State) -> Components:
     return components_for(state.options.components)
 
 
-def _who(seat: int) -> str:
-    return f"Player {seat + 1}"
-
-
-def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return (*t[:i], v, *t[i + 1 :])
-
-
 def _add(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     return (*t[:i], t[i] + v, *t[i + 1 :])
-
-
-def _set_row(rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return (*rows[:i], row, *rows[i + 1 :])
 
 
 def _tiles_word(k: int, which: str = "") -> str:
@@ -880,7 +870,7 @@ class PaxVikingJunior:
                         EventDetail(region, tuple(rest)),
                     )
                 )
-            tiles = _set_row(state.tiles, region, (*state.tiles[region], move.tile))
+            tiles = _set(state.tiles, region, (*state.tiles[region], move.tile))
             return state._replace(
                 phase=Phase.PLACE_CATS, tiles=tiles, lid=lid, drawn=(), placed=move.tile
             ), events
@@ -955,7 +945,7 @@ class PaxVikingJunior:
                         EventDetail(region, (value,)),
                     )
                 )
-                tiles = _set_row(state.tiles, region, (*state.tiles[region], value))
+                tiles = _set(state.tiles, region, (*state.tiles[region], value))
                 return state._replace(rng=rng, lid=lid, tiles=tiles, phase=Phase.SETUP_CAT)
             events.append(
                 Event(
@@ -1086,7 +1076,7 @@ class PaxVikingJunior:
             if k:
                 row = _add(state.kittens[region], seat, k)
                 state = state._replace(
-                    kittens=_set_row(state.kittens, region, row),
+                    kittens=_set(state.kittens, region, row),
                     kittens_left=_add(state.kittens_left, seat, -k),
                 )
                 events.append(
@@ -1124,7 +1114,7 @@ class PaxVikingJunior:
                 )
             left = tuple(a + b for a, b in zip(state.kittens_left, row, strict=True))
             state = state._replace(
-                kittens=_set_row(state.kittens, region, (0,) * state.players),
+                kittens=_set(state.kittens, region, (0,) * state.players),
                 kittens_left=left,
                 big_cats=_set(state.big_cats, region, seat),
                 big_cats_left=_add(state.big_cats_left, seat, -1),
@@ -1133,7 +1123,7 @@ class PaxVikingJunior:
             k = state.kittens[region][seat]
             placed_cat = False
             state = state._replace(
-                kittens=_set_row(state.kittens, region, _set(state.kittens[region], seat, 0)),
+                kittens=_set(state.kittens, region, _set(state.kittens[region], seat, 0)),
                 kittens_left=_add(state.kittens_left, seat, k),
             )
             events.append(
