@@ -97,8 +97,10 @@ class ConnectError(Exception):
         self.status = status if status is not None else errors.CONNECT_HTTP_STATUS[code]
 
 
-def _error_response(status: int, body: Mapping[str, Any]) -> Response[bytes]:
-    return Response(msgspec.json.encode(body), status_code=status, media_type=JSON)
+def _error_response(
+    status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
+) -> Response[bytes]:
+    return Response(msgspec.json.encode(body), status_code=status, media_type=JSON, headers=headers)
 
 
 def _codec(media: str) -> str:
@@ -289,7 +291,7 @@ def _handler(
             token = bearer(request.headers.get("authorization"))
             return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:
-            return _error_response(*errors.to_connect_error(err))
+            return _error_response(*errors.to_connect_error(err), errors.retry_after_header(err))
         except ConnectError as err:
             return _error_response(err.status, {"code": err.code, "message": err.message})
         except Problem as err:  # not raised for the two codecs used here; mapped for safety

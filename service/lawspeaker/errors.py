@@ -9,6 +9,7 @@ as base64 protobuf).
 from __future__ import annotations
 
 import base64
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,17 +40,21 @@ MAPPING: dict[ErrorCode, Mapping] = {
     ErrorCode.NOT_FOUND: Mapping(grpc.StatusCode.NOT_FOUND, 404, "Not found"),
     ErrorCode.UNAVAILABLE: Mapping(grpc.StatusCode.UNAVAILABLE, 503, "Unavailable"),
     ErrorCode.PERMISSION_DENIED: Mapping(grpc.StatusCode.PERMISSION_DENIED, 403, "Permission denied"),
+    ErrorCode.UNAUTHENTICATED: Mapping(grpc.StatusCode.UNAUTHENTICATED, 401, "Unauthenticated"),
+    ErrorCode.RESOURCE_EXHAUSTED: Mapping(grpc.StatusCode.RESOURCE_EXHAUSTED, 429, "Too many requests"),
 }
 
 # HTTP statuses the REST transport produces itself (not from a LawspeakerError), with the gRPC
 # code name that best describes them, for the problem document's ``code`` member.
 HTTP_CODE_NAMES: dict[int, str] = {
     400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
     405: "UNIMPLEMENTED",
     406: "INVALID_ARGUMENT",
     409: "FAILED_PRECONDITION",
+    412: "FAILED_PRECONDITION",
     413: "RESOURCE_EXHAUSTED",
     415: "INVALID_ARGUMENT",
     429: "RESOURCE_EXHAUSTED",
@@ -93,7 +98,18 @@ def to_rpc_status(err: LawspeakerError) -> status_pb2.Status:
             ]
         )
         status.details.add().Pack(bad)
+    if err.retry_after is not None:
+        info_retry = error_details_pb2.RetryInfo()
+        info_retry.retry_delay.FromNanoseconds(int(err.retry_after * 1e9))
+        status.details.add().Pack(info_retry)
     return status
+
+
+def retry_after_header(err: LawspeakerError) -> dict[str, str]:
+    """The ``Retry-After`` header (whole seconds, rounded up) of an error that says when to retry."""
+    if err.retry_after is None:
+        return {}
+    return {"Retry-After": str(max(1, math.ceil(err.retry_after)))}
 
 
 def internal_rpc_status() -> status_pb2.Status:

@@ -186,6 +186,7 @@ def _lawspeaker_error(_: Request[Any, Any, Any], err: LawspeakerError) -> Respon
         errors.code_name(err),
         err.field_violations,
         errors.error_metadata(err),
+        errors.retry_after_header(err),
     )
 
 

@@ -33,7 +33,9 @@ class ErrorCode(enum.Enum):
     STALE_STATE = "STALE_STATE"  # a write based on an outdated version
     NOT_FOUND = "NOT_FOUND"  # unknown game, session, ...
     UNAVAILABLE = "UNAVAILABLE"  # a backing service is down
-    PERMISSION_DENIED = "PERMISSION_DENIED"  # wrong or missing credentials
+    PERMISSION_DENIED = "PERMISSION_DENIED"  # wrong credentials for what is asked (a seat token)
+    UNAUTHENTICATED = "UNAUTHENTICATED"  # no valid API key where the service requires one
+    RESOURCE_EXHAUSTED = "RESOURCE_EXHAUSTED"  # a quota or rate limit: try again later
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,7 @@ class LawspeakerError(Exception):
         message: str,
         field_violations: Sequence[FieldViolation] = (),
         metadata: Mapping[str, str] | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -61,6 +64,7 @@ class LawspeakerError(Exception):
         self.message = message
         self.field_violations = tuple(field_violations)
         self.metadata = dict(metadata or {})
+        self.retry_after = retry_after  # seconds a client should wait before trying again, if known
 
 
 class InvalidState(LawspeakerError):
