@@ -323,8 +323,8 @@ def session_section(seconds: int) -> list[str]:
         "",
         "Redis memory of one session in the middle of a seeded random game (half its plies, a "
         "request id on every move), `MEMORY USAGE` of each key in bytes. The log holds every move "
-        "with its events; idem keeps the responses of the latest "
-        f"{sessions.IDEMPOTENCY_WINDOW} request ids.",
+        "with its events; idem keeps the responses of the request ids of the last day, within "
+        f"{sessions.REQUEST_ID_BYTES // 1024} KiB per session (`--request-id-bytes`).",
         "",
         "| game | players | moves made | record | log | idem + idemq | total |",
         "|---|---:|---:|---:|---:|---:|---:|",

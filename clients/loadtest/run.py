@@ -32,6 +32,9 @@ PORTS = re.compile(r"grpc_port=(\d+) http_port=(\d+)")
 def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str, str]:
     args = [sys.executable, "-m", "lawspeaker", "serve", "--host", "127.0.0.1", "--grpc-port", "0"]
     args += ["--http-port", "0"]
+    # Every simulated player creates sessions from this one address: the quotas on session creation
+    # (on by default) would refuse them. A load test measures the service, not its quotas.
+    args += ["--create-rate", "0", "--max-sessions", "0"]
     if redis_url:
         args += ["--redis-url", redis_url]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

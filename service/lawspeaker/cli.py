@@ -8,9 +8,17 @@ import contextlib
 import logging
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
+
+from lawspeaker import listen
+from lawspeaker.games.core import LawspeakerError
+from lawspeaker.sessions.store import REQUEST_ID_BYTES
+
+if TYPE_CHECKING:
+    from lawspeaker.sessions.service import Limits, SessionApi
 
 log = logging.getLogger("lawspeaker")
 
@@ -34,27 +42,47 @@ async def serve(
     redis_url: str | None = None,
     session_ttl: int = DEFAULT_SESSION_TTL,
     cors_origins: Sequence[str] = (),
+    limits: Limits | None = None,
+    store_options: Mapping[str, Any] | None = None,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
     Game sessions live in Redis when ``redis_url`` is given, else in this process (one replica).
+    ``limits`` are the session quotas; ``store_options`` go to the store (request id retention and,
+    for Redis, ``wait_replicas`` and ``wait_timeout``).
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
+    from lawspeaker.http_limits import http_protocol
     from lawspeaker.rest import create_app
     from lawspeaker.sessions.service import SessionApi
     from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
 
+    http_sockets = listen.http_sockets(host, http_port)  # a busy port: PortUnavailable, nothing started
+    try:
+        listen.check_free(host, grpc_port)
+    except listen.PortUnavailable:
+        listen.close(http_sockets)
+        raise
     api = RulesApi()
     store: SessionStore
+    options = dict(store_options or {})
     if redis_url:
-        store = RedisStore(redis_url, ttl=session_ttl)
+        store = RedisStore(redis_url, ttl=session_ttl, **options)
         log.info("game sessions in Redis at %s (idle TTL %d s)", store.where(), session_ttl)
     else:
-        store = MemoryStore(ttl=session_ttl)
+        options.pop("wait_replicas", None)
+        options.pop("wait_timeout", None)
+        store = MemoryStore(ttl=session_ttl, **options)
         log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
-    sessions = SessionApi(store, api)
-    grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api, sessions)
+    sessions = SessionApi(store, api, limits)
+    await _report_sessions(sessions)
+    try:
+        grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api, sessions)
+    except OSError as err:  # taken since check_free
+        listen.close(http_sockets)
+        await sessions.close()
+        raise listen.grpc_unavailable(host, grpc_port, err) from None
     http = _EmbeddedServer(
         uvicorn.Config(
             create_app(api, sessions, cors_origins),
@@ -63,8 +91,9 @@ async def serve(
             log_level="info",
             lifespan="on",
             access_log=access_log,
+            proxy_headers=False,  # X-Forwarded-For is trusted by --trusted-proxies only (access.py)
             timeout_graceful_shutdown=int(GRACE_SECONDS),
-            http="httptools" if _has("httptools") else "h11",
+            http=http_protocol(),  # httptools (else h11) with per-connection send limits
         )
     )
     stop = asyncio.Event()
@@ -73,7 +102,7 @@ async def serve(
         loop.add_signal_handler(sig, stop.set)
 
     await grpc_server.start()
-    http_task = asyncio.create_task(http.serve())
+    http_task = asyncio.create_task(http.serve(sockets=http_sockets))
     while not http.started and not http_task.done():
         await asyncio.sleep(0.01)
     if http_task.done():  # uvicorn failed to start (e.g. port in use)
@@ -96,6 +125,42 @@ async def serve(
     log.info("lawspeaker stopped")
 
 
+async def _report_sessions(sessions: SessionApi) -> None:
+    """One line on the quotas and one on durability: what an acknowledged move survives, read from
+    the store's own settings, as a warning when a restart of the store would lose moves."""
+    limits = sessions.limits
+    keys = "off"
+    if limits.access.keys_required:
+        keys = "required to create sessions"
+        if limits.access.keys_for_rules:
+            keys += " and for the stateless RPCs"
+    log.info(
+        "session quotas: %s new sessions a minute per client (burst %d), at most %s live sessions, "
+        "API keys %s",
+        f"{limits.create_per_minute:g}" if limits.create_per_minute else "unlimited",
+        limits.create_burst,
+        limits.max_sessions or "unlimited",
+        keys,
+    )
+    try:
+        durability = await sessions.store.durability()
+    except LawspeakerError as err:
+        log.warning("session store durability unknown: the store is unavailable (%s)", err.reason)
+        return
+    if durability.warning:
+        log.warning("session store durability: %s (%s)", durability.warning, durability.persistence)
+    else:
+        log.info("session store durability: %s (%s)", durability.survives, durability.persistence)
+    wanted = getattr(sessions.store, "wait_replicas", 0)
+    if wanted and (durability.connected_replicas or 0) < wanted:
+        log.warning(
+            "--redis-wait-replicas %d but Redis has %s connected replica(s): moves will be refused "
+            "with UNAVAILABLE until enough replicas are connected",
+            wanted,
+            durability.connected_replicas,
+        )
+
+
 def _has(module: str) -> bool:
     try:
         __import__(module)
@@ -107,6 +172,20 @@ def _has(module: str) -> bool:
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0", "false", "no")
+
+
+DEFAULT_CREATE_RATE = 30.0  # new sessions a minute per client
+DEFAULT_CREATE_BURST = 10  # new sessions at once per client
+DEFAULT_MAX_SESSIONS = 10_000  # live sessions per store
 
 
 def _origins(value: str) -> tuple[str, ...]:
@@ -145,6 +224,79 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated origins browsers may call from, e.g. https://app.example or * "
         "(env LAWSPEAKER_CORS_ORIGINS); empty: CORS off",
     )
+    q = s.add_argument_group(
+        "quotas and access",
+        "on by default; the README's 'Quotas' section says why these numbers. 0 turns a limit off.",
+    )
+    q.add_argument(
+        "--create-rate",
+        type=float,
+        default=_env_float("LAWSPEAKER_CREATE_RATE", DEFAULT_CREATE_RATE),
+        help="new sessions a minute per client: its API key, else its address (env "
+        f"LAWSPEAKER_CREATE_RATE, default {DEFAULT_CREATE_RATE:g}; 0: no limit)",
+    )
+    q.add_argument(
+        "--create-burst",
+        type=int,
+        default=_env_int("LAWSPEAKER_CREATE_BURST", DEFAULT_CREATE_BURST),
+        help=f"new sessions a client may create at once (env LAWSPEAKER_CREATE_BURST, default "
+        f"{DEFAULT_CREATE_BURST})",
+    )
+    q.add_argument(
+        "--max-sessions",
+        type=int,
+        default=_env_int("LAWSPEAKER_MAX_SESSIONS", DEFAULT_MAX_SESSIONS),
+        help=f"live sessions in the store, across replicas (env LAWSPEAKER_MAX_SESSIONS, default "
+        f"{DEFAULT_MAX_SESSIONS}; 0: no cap)",
+    )
+    q.add_argument(
+        "--api-keys",
+        default=os.environ.get("LAWSPEAKER_API_KEYS", ""),
+        help="comma-separated 'name=sha256:<hex digest>' of the API keys that may create sessions "
+        "(env LAWSPEAKER_API_KEYS; `lawspeaker api-key` makes one); empty: no key needed",
+    )
+    q.add_argument(
+        "--api-keys-for-rules",
+        action="store_true",
+        default=_env_flag("LAWSPEAKER_API_KEYS_FOR_RULES"),
+        help="the stateless RulesService RPCs need an API key too (env LAWSPEAKER_API_KEYS_FOR_RULES=1)",
+    )
+    q.add_argument(
+        "--trusted-proxies",
+        default=os.environ.get("LAWSPEAKER_TRUSTED_PROXIES", ""),
+        help="comma-separated addresses or networks of proxies whose X-Forwarded-For names the client "
+        "(env LAWSPEAKER_TRUSTED_PROXIES), e.g. 10.0.0.0/8; empty: the peer address is the client",
+    )
+    d = s.add_argument_group("request ids and durability")
+    d.add_argument(
+        "--request-id-ttl",
+        type=int,
+        default=_env_int("LAWSPEAKER_REQUEST_ID_TTL", 0),
+        help="seconds a request_id is remembered for a retry (env LAWSPEAKER_REQUEST_ID_TTL; default: "
+        "the session TTL)",
+    )
+    d.add_argument(
+        "--request-id-bytes",
+        type=int,
+        default=_env_int("LAWSPEAKER_REQUEST_ID_BYTES", REQUEST_ID_BYTES),
+        help="bytes of remembered answers per session, the oldest forgotten first (env "
+        f"LAWSPEAKER_REQUEST_ID_BYTES, default {REQUEST_ID_BYTES})",
+    )
+    d.add_argument(
+        "--redis-wait-replicas",
+        type=int,
+        default=_env_int("LAWSPEAKER_REDIS_WAIT_REPLICAS", 0),
+        help="acknowledge a write only once this many Redis replicas have it (WAIT); otherwise the "
+        "call fails with UNAVAILABLE (env LAWSPEAKER_REDIS_WAIT_REPLICAS, default 0)",
+    )
+    d.add_argument(
+        "--redis-wait-timeout",
+        type=float,
+        default=_env_float("LAWSPEAKER_REDIS_WAIT_TIMEOUT", 1.0),
+        help="seconds to wait for those replicas (env LAWSPEAKER_REDIS_WAIT_TIMEOUT, default 1)",
+    )
+    k = sub.add_parser("api-key", help="make a new API key and print it with its configuration entry")
+    k.add_argument("--name", default="", help="a name for the key (quotas and logs show it)")
     g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
     g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
     o = sub.add_parser("openapi", help="write clients/openapi.json")
@@ -158,6 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         if args.session_ttl <= 0:
             raise SystemExit("--session-ttl must be a positive number of seconds")
+        limits, store_options = _quotas(args)
         coro = serve(
             args.host,
             args.grpc_port,
@@ -166,19 +319,71 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.redis_url,
             args.session_ttl,
             args.cors_origins,
+            limits,
+            store_options,
         )
-        if _has("uvloop"):
-            import uvloop
+        try:
+            if _has("uvloop"):
+                import uvloop
 
-            uvloop.run(coro)
-        else:
-            asyncio.run(coro)
+                uvloop.run(coro)
+            else:
+                asyncio.run(coro)
+        except listen.PortUnavailable as err:
+            log.error("%s", err)  # one line naming the port, no traceback
+            return 1
+        return 0
+    if args.command == "api-key":
+        from lawspeaker.access import new_api_key
+
+        key, entry = new_api_key(args.name)
+        print(f"API key (give it to the client; it is not stored anywhere): {key}")
+        print(f"configuration entry (LAWSPEAKER_API_KEYS or --api-keys; comma-separate several): {entry}")
         return 0
     from lawspeaker import devtools
 
     if args.command == "gen-proto":
         return devtools.gen_proto(check=args.check)
     return devtools.openapi(check=args.check)
+
+
+def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
+    """The session quotas and store options of ``serve``'s flags (SystemExit naming a bad flag)."""
+    from lawspeaker.access import Access, parse_api_keys, parse_networks
+    from lawspeaker.sessions.service import Limits
+
+    for flag in ("create_rate", "create_burst", "max_sessions", "request_id_ttl", "redis_wait_replicas"):
+        if getattr(args, flag) < 0:
+            raise SystemExit(f"--{flag.replace('_', '-')} must not be negative")
+    if args.create_rate and args.create_burst < 1:
+        raise SystemExit("--create-burst must be at least 1 while --create-rate is set")
+    if args.request_id_bytes < 1024:
+        raise SystemExit("--request-id-bytes must be at least 1024")
+    if args.redis_wait_timeout <= 0:
+        raise SystemExit("--redis-wait-timeout must be a positive number of seconds")
+    try:
+        keys = parse_api_keys(args.api_keys)
+    except ValueError as err:
+        raise SystemExit(f"--api-keys / LAWSPEAKER_API_KEYS: {err}") from None
+    try:
+        proxies = parse_networks(args.trusted_proxies)
+    except ValueError as err:
+        raise SystemExit(f"--trusted-proxies / LAWSPEAKER_TRUSTED_PROXIES: {err}") from None
+    if args.api_keys_for_rules and not keys:
+        raise SystemExit("--api-keys-for-rules needs --api-keys (or LAWSPEAKER_API_KEYS)")
+    limits = Limits(
+        create_per_minute=args.create_rate,
+        create_burst=args.create_burst,
+        max_sessions=args.max_sessions,
+        access=Access(keys, args.api_keys_for_rules, proxies),
+    )
+    options: dict[str, Any] = {"request_id_bytes": args.request_id_bytes}
+    if args.request_id_ttl:
+        options["request_id_ttl"] = args.request_id_ttl
+    if args.redis_wait_replicas:
+        options["wait_replicas"] = args.redis_wait_replicas
+        options["wait_timeout"] = args.redis_wait_timeout
+    return limits, options
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from litestar.response import Stream
 from lawspeaker import errors, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http_semantics import allow_header
 from lawspeaker.rest import (
     JSON,
     MAX_BODY_BYTES,
@@ -68,6 +69,7 @@ CORS_ALLOW_HEADERS = (
     "Content-Type",
     "Accept",
     "Authorization",
+    "X-Api-Key",
     "Connect-Protocol-Version",
     "Connect-Timeout-Ms",
     "Connect-Accept-Encoding",
@@ -77,6 +79,7 @@ CORS_ALLOW_HEADERS = (
     "Grpc-Timeout",
     "X-Grpc-Web",
     "X-User-Agent",
+    "If-Match",
 )
 CORS_EXPOSE_HEADERS = (
     "Content-Encoding",
@@ -84,17 +87,21 @@ CORS_EXPOSE_HEADERS = (
     "Grpc-Status",
     "Grpc-Message",
     "Grpc-Status-Details-Bin",
+    "ETag",
 )
 
 
 class ConnectError(Exception):
     """An error the Connect transport raises itself (not one from the API)."""
 
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, status: int | None = None, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status if status is not None else errors.CONNECT_HTTP_STATUS[code]
+        self.headers = headers  # e.g. the Allow of a 405
 
 
 def _error_response(
@@ -149,10 +156,6 @@ async def _body(request: Request[Any, Any, Any]) -> bytes:
 async def _read(request: Request[Any, Any, Any], rpc: Rpc) -> tuple[bytes, str]:
     """The request message's bytes and codec, from a POST body or Connect's GET query."""
     if request.method == "GET":
-        if rpc.method.GetOptions().idempotency_level != NO_SIDE_EFFECTS:
-            raise ConnectError(
-                "unimplemented", f"{rpc.name} has side effects: call it with POST.", status=405
-            )
         query = request.query_params
         codec = _codec(query.get("encoding", ""))
         raw = query.get("message", "")
@@ -274,6 +277,14 @@ def _handler(
                 raise ConnectError("unimplemented", f"{service} has no method {method!r}.", status=404)
             if call is None:
                 raise ConnectError("unimplemented", f"{service} is not served here.")
+            if request.method == "GET" and "GET" not in methods(rpc):
+                why = "is a server stream" if rpc.streaming else "has side effects"
+                raise ConnectError(
+                    "unimplemented",
+                    f"{rpc.name} {why}: call it with POST.",
+                    status=405,
+                    headers={"Allow": allow_header(methods(rpc))},
+                )
             if rpc.streaming:
                 raise ConnectError(
                     "unimplemented",
@@ -293,7 +304,7 @@ def _handler(
         except LawspeakerError as err:
             return _error_response(*errors.to_connect_error(err), errors.retry_after_header(err))
         except ConnectError as err:
-            return _error_response(err.status, {"code": err.code, "message": err.message})
+            return _error_response(err.status, {"code": err.code, "message": err.message}, err.headers)
         except Problem as err:  # not raised for the two codecs used here; mapped for safety
             return _error_response(err.status, {"code": "invalid_argument", "message": err.detail})
         except Exception:
@@ -307,6 +318,25 @@ def _handler(
         status_code=200,
         name=handle.__name__,
     )(handle)
+
+
+def methods(rpc: Rpc) -> tuple[str, ...]:
+    """The HTTP methods a Connect call of ``rpc`` may use: POST, and GET for a unary RPC without
+    side effects."""
+    if rpc.method.GetOptions().idempotency_level == NO_SIDE_EFFECTS and not rpc.streaming:
+        return ("GET", "POST")
+    return ("POST",)
+
+
+def bindings() -> list[tuple[str, tuple[str, ...]]]:
+    """Each Connect route and its methods (for ``Allow``): a method's own path, and its service's
+    path template, which allows nothing itself (an unknown method is not found)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for rpcs in (RPCS, SESSION_RPCS):
+        service = rpcs[0].service.full_name
+        out.append((f"/{service}/{{method}}", ()))
+        out.extend((f"/{service}/{rpc.name}", methods(rpc)) for rpc in rpcs)
+    return out
 
 
 def handlers(

@@ -4,6 +4,11 @@ checking and reflection.
 The servicers are thin: they call :class:`~lawspeaker.api.RulesApi` or
 :class:`~lawspeaker.sessions.service.SessionApi` and map a
 :class:`~lawspeaker.games.core.LawspeakerError` to a rich status (``lawspeaker.errors``) once.
+
+Their methods are registered without a request deserializer: each handler reads its request from
+the bytes grpc received (``_parser``: the same ``FromString`` grpc's deserializer ran), so bytes
+that are not the request fail INVALID_ARGUMENT with the MALFORMED_PROTOBUF reason REST gives,
+where grpc would end the call UNKNOWN, naming the exception's Python class, and log a traceback.
 """
 
 from __future__ import annotations
@@ -13,30 +18,48 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn, cast
 
 import grpc
-from google.protobuf.message import Message
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError, Message
+from google.protobuf.message_factory import GetMessageClass
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from lawspeaker import errors
+from lawspeaker import errors, inbound
+from lawspeaker.access import CALLER, Access
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.guard import RulesKeyInterceptor, grpc_caller
 from lawspeaker.sessions.service import SessionApi, bearer
-from lawspeaker.v1 import (
-    rules_service_pb2,
-    rules_service_pb2_grpc,
-    session_service_pb2,
-    session_service_pb2_grpc,
-)
+from lawspeaker.v1 import rules_service_pb2, session_service_pb2
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME: str = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
-SESSION_SERVICE_NAME: str = session_service_pb2.DESCRIPTOR.services_by_name["SessionService"].full_name
+RULES_SERVICE: ServiceDescriptor = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"]
+SESSION_SERVICE: ServiceDescriptor = session_service_pb2.DESCRIPTOR.services_by_name["SessionService"]
+SERVICE_NAME: str = RULES_SERVICE.full_name
+SESSION_SERVICE_NAME: str = SESSION_SERVICE.full_name
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
-Handler = Callable[[Message, grpc.aio.ServicerContext[Any, Any]], Awaitable[Message]]
+Handler = Callable[[bytes, grpc.aio.ServicerContext[Any, Any]], Awaitable[Message]]
+Parse = Callable[[bytes], Message]
+
+
+def _parser(service: ServiceDescriptor, method: str) -> Parse:
+    """How ``method`` reads its request message from the bytes grpc received: a MALFORMED_PROTOBUF
+    LawspeakerError, mapped like any other, for bytes that are not one. On the hot path this costs
+    what grpc's deserializer did: the same ``FromString``, in a ``try``."""
+    cls: type[Message] = GetMessageClass(service.methods_by_name[method].input_type)
+    from_string = cls.FromString
+
+    def parse(data: bytes) -> Message:
+        try:
+            return from_string(data)
+        except DecodeError as err:
+            raise inbound.malformed_protobuf(cls, err) from None
+
+    return parse
 
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> NoReturn:
@@ -55,9 +78,11 @@ async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, err: E
 
 
 def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
-    async def handle(request: Message, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+    parse = _parser(RULES_SERVICE, method)
+
+    async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
-            return call(request)
+            return call(parse(data))
         except Exception as err:  # every failure is mapped once, in _fail
             await _fail(context, method, err)
 
@@ -74,9 +99,32 @@ def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
 
 
 def _session_unary(method: str, call: Callable[[Any, str | None], Awaitable[Message]]) -> Handler:
-    async def handle(request: Message, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+    parse = _parser(SESSION_SERVICE, method)
+
+    async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
-            return await call(request, _token(context))
+            return await call(parse(data), _token(context))
+        except Exception as err:  # every failure is mapped once, in _fail
+            await _fail(context, method, err)
+
+    handle.__name__ = method
+    return handle
+
+
+def _identified(
+    method: str, call: Callable[[Any, str | None], Awaitable[Message]], access: Access
+) -> Handler:
+    """A session handler that knows its caller (``lawspeaker.access.CALLER``): CreateSession, whose
+    quotas count per client and which needs an API key when keys are configured."""
+    parse = _parser(SESSION_SERVICE, method)
+
+    async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+        try:
+            caller = CALLER.set(grpc_caller(access, context))
+            try:
+                return await call(parse(data), _token(context))
+            finally:
+                CALLER.reset(caller)
         except Exception as err:  # every failure is mapped once, in _fail
             await _fail(context, method, err)
 
@@ -86,10 +134,12 @@ def _session_unary(method: str, call: Callable[[Any, str | None], Awaitable[Mess
 
 def _session_stream(
     method: str, call: Callable[[Any, str | None], AsyncIterator[Message]]
-) -> Callable[[Message, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Message]]:
-    async def handle(request: Message, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Message]:
+) -> Callable[[bytes, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Message]]:
+    parse = _parser(SESSION_SERVICE, method)
+
+    async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Message]:
         try:
-            async for item in call(request, _token(context)):
+            async for item in call(parse(data), _token(context)):
                 yield item
         except Exception as err:  # every failure is mapped once, in _fail
             await _fail(context, method, err)
@@ -101,8 +151,9 @@ def _session_stream(
 class SessionServicer:
     """SessionService over a :class:`SessionApi`; the seat token comes from the metadata."""
 
-    def __init__(self, api: SessionApi) -> None:
-        self.CreateSession = _session_unary("CreateSession", api.create_session)
+    def __init__(self, api: SessionApi, access: Access | None = None) -> None:
+        access = access if access is not None else api.limits.access
+        self.CreateSession = _identified("CreateSession", api.create_session, access)
         self.GetSession = _session_unary("GetSession", api.get_session)
         self.ListSessionMoves = _session_unary("ListSessionMoves", api.list_session_moves)
         self.SessionLegalMoves = _session_unary("SessionLegalMoves", api.session_legal_moves)
@@ -125,27 +176,54 @@ class RulesServicer:
         self.ApplyMove = _unary("ApplyMove", api.apply_move)
 
 
+def _add_servicer(server: grpc.aio.Server, service: ServiceDescriptor, servicer: object) -> None:
+    """Serve ``service`` with the servicer's methods of the same names, as the generated
+    ``add_*Servicer_to_server`` does but with no request deserializer: the handlers get the
+    request's bytes and parse them themselves (``_parser``)."""
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for method in service.methods:
+        make = (
+            grpc.unary_stream_rpc_method_handler
+            if method.server_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = make(
+            getattr(servicer, method.name),
+            request_deserializer=None,
+            response_serializer=GetMessageClass(method.output_type).SerializeToString,
+        )
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+    # grpc's faster lookup for methods known at start (what the generated code registers too).
+    cast(Any, server).add_registered_method_handlers(service.full_name, handlers)
+
+
 async def create_server(
-    address: str, api: RulesApi | None = None, sessions: SessionApi | None = None
+    address: str,
+    api: RulesApi | None = None,
+    sessions: SessionApi | None = None,
+    access: Access | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``address`` (``host:port``; port 0 picks a free port) and its port.
 
-    With ``sessions``, the server also serves SessionService.
+    With ``sessions``, the server also serves SessionService. ``access`` (default: the sessions'
+    ``limits.access``) says which calls need an API key (``lawspeaker.guard``).
 
     The server is not started yet: call ``await server.start()``.
     """
+    if access is None:
+        access = sessions.limits.access if sessions is not None else Access()
     server = grpc.aio.server(
+        interceptors=[RulesKeyInterceptor(access)] if access.keys_for_rules else [],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-        ]
+            ("grpc.so_reuseport", 0),  # a busy port fails the bind, not shared with its owner
+        ],
     )
-    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(
-        RulesServicer(api if api is not None else RulesApi()), server
-    )
+    _add_servicer(server, RULES_SERVICE, RulesServicer(api if api is not None else RulesApi()))
     names = [SERVICE_NAME]
     if sessions is not None:
-        session_service_pb2_grpc.add_SessionServiceServicer_to_server(SessionServicer(sessions), server)
+        _add_servicer(server, SESSION_SERVICE, SessionServicer(sessions, access))
         names.append(SESSION_SERVICE_NAME)
     health = HealthServicer()
     for name in ("", *names):
@@ -155,7 +233,10 @@ async def create_server(
         (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
         server,
     )
-    port = server.add_insecure_port(address)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as err:  # grpc's "Failed to bind to address ..."
+        raise OSError(f"cannot bind gRPC server to {address}: {err}") from None
     if port == 0:
         raise OSError(f"cannot bind gRPC server to {address}")
     return server, port

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import operator
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,16 +24,18 @@ from typing import Any
 import msgspec
 from google.api import annotations_pb2
 from google.protobuf import descriptor, json_format
-from google.protobuf.message import DecodeError, Message
+from google.protobuf.message import Message
 from litestar import Litestar, Request, Response, get, post, route
 from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
 from litestar.enums import HttpMethod
 from litestar.exceptions import HTTPException
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from lawspeaker import errors, proto_comments, protojson, wire
+from lawspeaker import errors, http_semantics, inbound, proto_comments, protojson, wire
+from lawspeaker.access import Access
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.sessions.service import SessionApi, bearer
@@ -190,7 +193,9 @@ def _lawspeaker_error(_: Request[Any, Any, Any], err: LawspeakerError) -> Respon
     )
 
 
-def _problem(_: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+def _problem(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+    if exc.status == 405 and not exc.headers:
+        return _method_not_allowed(request, exc.detail, {})
     code = errors.HTTP_CODE_NAMES.get(exc.status, "UNKNOWN")
     return _problem_response(
         exc.status, exc.reason, exc.detail, code, exc.field_violations, None, exc.headers
@@ -211,8 +216,32 @@ def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Resp
     reason, template = _HTTP_REASONS.get(status, ("BAD_REQUEST", "{detail}"))
     detail = template.format(method=request.method, path=request.url.path, detail=exc.detail)
     headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    if status == 405:
+        return _method_not_allowed(request, detail, headers)
     code = errors.HTTP_CODE_NAMES.get(status, "UNKNOWN")
     return _problem_response(status, reason, detail, code, headers=headers)
+
+
+ALLOW_TABLE = "lawspeaker.allow"  # the app state key of the app's http_semantics.AllowTable
+
+
+def _method_not_allowed(
+    request: Request[Any, Any, Any], detail: str, fallback: Mapping[str, str]
+) -> Response[bytes]:
+    """A 405 whose ``Allow`` names the methods of the route's ``:verb`` (Litestar's own, in
+    ``fallback``, names those of every verb on the path), or a 404 when the route has no such verb."""
+    table: http_semantics.AllowTable | None = request.app.state.get(ALLOW_TABLE)
+    path = request.scope["path"]
+    methods = table.lookup(path) if table is not None else None
+    if table is not None and methods is not None and not methods:
+        detail = f"No route matches {request.method} {path}."
+        _, colon, verb = path.rsplit("/", 1)[-1].rpartition(":")
+        if colon:
+            known = ", ".join(f":{v}" for v in table.verbs(path)) or "none"
+            detail = f"{detail[:-1]}: unknown method ':{verb}'; known methods: {known}."
+        return _problem_response(404, "ROUTE_NOT_FOUND", detail, "NOT_FOUND")
+    headers = {"Allow": http_semantics.allow_header(methods)} if methods else dict(fallback)
+    return _problem_response(405, "METHOD_NOT_ALLOWED", detail, "UNIMPLEMENTED", headers=headers)
 
 
 def _internal(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
@@ -256,8 +285,18 @@ _FAILED = re.compile(r"Failed to parse (\w+) field: ")
 _NO_FIELD = re.compile(r'has no field named "([^"]+)"')
 
 
-def _parse_error(cls: type[Message], err: json_format.ParseError) -> LawspeakerError:
-    """A MALFORMED error naming, as well as the protobuf library lets us, the field at fault."""
+def _parse_error(cls: type[Message], err: json_format.ParseError, data: dict[str, Any]) -> LawspeakerError:
+    """A MALFORMED error naming, as well as the protobuf library lets us, the field at fault. A
+    value of the wrong JSON kind is described in JSON's words (``inbound.json_kind_mismatch``), not
+    in those of the Python error json_format met."""
+    mismatch = inbound.json_kind_mismatch(data, cls.DESCRIPTOR)
+    if mismatch is not None:
+        field, description = mismatch
+        name = cls.DESCRIPTOR.full_name
+        detail = f"The request body is not a valid proto3 JSON {name}: {field} {description}."
+        return LawspeakerError(
+            ErrorCode.MALFORMED, "INVALID_FIELD_VALUE", detail, (FieldViolation(field, description),)
+        )
     text = str(err).split("\n", 1)[0].strip()
     at = _AT.search(text)
     # "... at Message.path.to.field": drop the leading message name.
@@ -277,24 +316,16 @@ def _parse_error(cls: type[Message], err: json_format.ParseError) -> LawspeakerE
 def _decode(cls: type[Message], body: bytes, content_type: str) -> tuple[Message, bool]:
     """The request message and whether it came as binary protobuf."""
     media = _media_type(content_type) if content_type else ""
-    msg = cls()
     if media in PROTOBUF_TYPES:
-        try:
-            msg.ParseFromString(body)
-        except DecodeError as err:
-            raise LawspeakerError(
-                ErrorCode.MALFORMED,
-                "MALFORMED_PROTOBUF",
-                f"The request body is not a valid binary {cls.DESCRIPTOR.full_name}: {err}",
-            ) from None
-        return msg, True
+        return inbound.parse_protobuf(cls, body), True
     if media and not _is_json(media):
         accepted = ", ".join((JSON, *PROTOBUF_TYPES))
         raise Problem(
             415, "UNSUPPORTED_MEDIA_TYPE", f"Content-Type {media!r} is not supported; use {accepted}."
         )
     if not body.strip():
-        return msg, False
+        return cls(), False
+    inbound.check_json_depth(body)
     try:
         data = msgspec.json.decode(body)
     except msgspec.DecodeError as err:
@@ -314,7 +345,7 @@ def _decode(cls: type[Message], body: bytes, content_type: str) -> tuple[Message
     try:
         return protojson.parse(data, cls), False
     except json_format.ParseError as err:
-        raise _parse_error(cls, err) from None
+        raise _parse_error(cls, err, data) from None
 
 
 async def _read_body(request: Request[Any, Any, Any]) -> bytes:
@@ -469,49 +500,58 @@ def _set_query(msg: Message, rpc: Rpc, query: Mapping[str, str]) -> None:
 
 def _sse(first: Message, rest: AsyncIterator[Message]) -> ServerSentEvent:
     """A Server-Sent Events response: one ``message`` event per streamed response (proto3 JSON), and
-    a comment line every SSE_KEEPALIVE_SECONDS of silence so that proxies keep the stream open."""
+    a comment line every SSE_KEEPALIVE_SECONDS of silence so that proxies keep the stream open.
+
+    The next update is asked for only once the previous event has been handed to the server (the
+    one update asked for meanwhile runs in a task, so that waiting for it can time out without
+    cancelling it). So a client that stops reading stops the stream here, and the updates pile up
+    where they are bounded: in the watcher's queue, which ends the stream as WATCH_STREAM_BEHIND.
+    """
 
     def event(msg: Message) -> ServerSentEventMessage:
         return ServerSentEventMessage(
             data=msgspec.json.encode(protojson.to_dict(msg)).decode(), event="message"
         )
 
+    def error(err: LawspeakerError) -> ServerSentEventMessage:
+        problem = {"status": errors.http_status(err), "reason": err.reason, "detail": err.message}
+        return ServerSentEventMessage(data=msgspec.json.encode(problem).decode(), event="error")
+
+    async def next_update() -> Message:
+        return await anext(rest)
+
     async def events() -> AsyncIterator[ServerSentEventMessage]:
-        yield event(first)
-        updates: asyncio.Queue[Message | LawspeakerError | None] = asyncio.Queue()
-
-        async def pump() -> None:
-            try:
-                async for msg in rest:
-                    await updates.put(msg)
-            except LawspeakerError as err:
-                await updates.put(err)
-            finally:
-                await updates.put(None)
-
-        task = asyncio.create_task(pump())
+        pending: asyncio.Task[Message] | None = None
         try:
+            yield event(first)
             while True:
-                try:
-                    item = await asyncio.wait_for(updates.get(), SSE_KEEPALIVE_SECONDS)
-                except TimeoutError:
+                if pending is None:
+                    pending = asyncio.create_task(next_update())
+                done, _ = await asyncio.wait((pending,), timeout=SSE_KEEPALIVE_SECONDS)
+                if not done:
                     yield ServerSentEventMessage(comment="keep-alive")
                     continue
-                if item is None:
+                got, pending = pending, None
+                try:
+                    msg = got.result()
+                except StopAsyncIteration:
                     return
-                if isinstance(item, LawspeakerError):
-                    problem = {
-                        "status": errors.http_status(item),
-                        "reason": item.reason,
-                        "detail": item.message,
-                    }
-                    yield ServerSentEventMessage(data=msgspec.json.encode(problem).decode(), event="error")
+                except LawspeakerError as err:
+                    yield error(err)
                     return
-                yield event(item)
+                except Exception:
+                    log.exception("unexpected error in a watch stream")
+                    return
+                yield event(msg)
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if pending is not None:
+                pending.cancel()
+                with contextlib.suppress(BaseException):
+                    await pending
+            close = getattr(rest, "aclose", None)  # leave the watch (its subscription) now, not at GC
+            if close is not None:
+                with contextlib.suppress(BaseException):
+                    await close()
 
     return ServerSentEvent(events(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -526,6 +566,8 @@ def _bound_handler(
     """One Litestar handler for every RPC bound to ``http_method path`` (they differ by ``:verb``)."""
     ends_in_param = path.endswith("}")
     last_param = path.rsplit("{", 1)[-1].split(":", 1)[0] if ends_in_param else ""
+    etag_of = {r.name: _etag_getter(r) for r in by_verb.values()}
+    conditional = IF_MATCH_RPCS.intersection(r.name for r in by_verb.values())
 
     async def handle(request: Request[Any, Any, Any]) -> Response[Any]:
         params = {str(k): str(v) for k, v in request.path_params.items()}
@@ -533,14 +575,7 @@ def _bound_handler(
         if ends_in_param and ":" in params[last_param]:
             params[last_param], _, verb = params[last_param].rpartition(":")
         rpc = by_verb.get(verb)
-        if rpc is None:
-            if verb:
-                known = ", ".join(f":{v}" for v in sorted(by_verb) if v) or "none"
-                raise Problem(
-                    404,
-                    "ROUTE_NOT_FOUND",
-                    f"Unknown method ':{verb}' for {http_method}; known methods: {known}.",
-                )
+        if rpc is None:  # a 404 when no method has the :verb here (``_method_not_allowed``)
             raise Problem(
                 405, "METHOD_NOT_ALLOWED", f"Method {http_method} is not allowed for {request.url.path}."
             )
@@ -566,13 +601,97 @@ def _bound_handler(
         if rpc.streaming:
             updates = stream(rpc, msg, token)
             first = await updates.__anext__()  # errors before the first update are plain HTTP errors
-            return _sse(first, updates)
+            return _with_etag(_sse(first, updates), etag_of[rpc.name], first)
         protobuf = _wants_protobuf(request, was_protobuf)
-        return _encode(await call(rpc, msg, token, protobuf), protobuf)
+        if rpc.name in conditional:
+            if_match = _header_values(request, b"if-match")
+            if if_match:
+                return await _call_if_match(rpc, msg, token, protobuf, call, if_match, etag_of[rpc.name])
+        answer = await call(rpc, msg, token, protobuf)
+        return _with_etag(_encode(answer, protobuf), etag_of[rpc.name], answer)
 
     names = "_".join(r.api_method for r in by_verb.values())
     handle.__name__ = f"{http_method.lower()}_{names}"
     return route(path, http_method=[HttpMethod(http_method)], status_code=200, name=handle.__name__)(handle)
+
+
+IF_MATCH_RPCS = frozenset({"SessionApplyMove", "UndoMove"})
+"""The RPCs whose ``If-Match`` header is a precondition on the version they write (the body's
+``etag`` works as before; README "Game sessions" gives the rules)."""
+_GET_SESSION = next(r for r in SESSION_RPCS if r.name == "GetSession")
+EtagOf = Callable[[Any], str]
+
+
+def _etag_getter(rpc: Rpc) -> EtagOf | None:
+    """How to read the session etag a response of ``rpc`` carries; None when it carries none."""
+    fields = rpc.method.output_type.fields_by_name
+    session = fields.get("session")
+    if session is not None and "etag" in getattr(session.message_type, "fields_by_name", ()):
+        return operator.attrgetter("session.etag")
+    return operator.attrgetter("etag") if "etag" in fields else None
+
+
+def _with_etag(response: Response[Any], etag_of: EtagOf | None, answer: Any) -> Response[Any]:
+    """``response`` with the ``ETag`` header of the session version ``answer`` carries, if any."""
+    if etag_of is not None:
+        etag = etag_of(answer)
+        if etag:
+            response.headers["ETag"] = f'"{etag}"'
+    return response
+
+
+def _header_values(request: Request[Any, Any, Any], name: bytes) -> str:
+    """Every line of a request header, joined as one list (RFC 9110 section 5.3)."""
+    return ", ".join(bytes(v).decode("latin-1") for k, v in request.scope["headers"] if k.lower() == name)
+
+
+async def _call_if_match(
+    rpc: Rpc,
+    msg: Message,
+    token: str | None,
+    protobuf: bool,
+    call: Callable[[Rpc, Message, str | None, bool], Awaitable[Any]],
+    if_match: str,
+    etag_of: EtagOf | None,
+) -> Response[Any]:
+    """``rpc`` (SessionApplyMove or UndoMove) under ``If-Match``: the write is made on the version
+    If-Match and the body's etag name together (``http_semantics.etag_for``), and a version that
+    is not one If-Match names answers 412 instead of 409."""
+    conditions = http_semantics.parse_if_match(if_match)
+    if not conditions.any:
+        etag = http_semantics.etag_for(conditions, getattr(msg, "etag"))  # noqa: B009
+        if etag is None:  # several tags, or only weak ones: the current version decides
+            session: str = getattr(msg, "session")  # noqa: B009
+            got = await call(_GET_SESSION, _GET_SESSION.request_type(session=session), token, True)
+            etag = got.session.etag
+            if etag not in conditions.tags:
+                return _precondition_failed(http_semantics.not_current(session, etag, conditions))
+        setattr(msg, "etag", etag)  # noqa: B010
+    try:
+        answer = await call(rpc, msg, token, protobuf)
+    except LawspeakerError as err:
+        if conditions.any or err.reason != http_semantics.ETAG_MISMATCH:
+            raise
+        if err.metadata.get("etag") in conditions.tags:
+            raise  # If-Match holds (the version is one it names): only the body's etag is stale
+        return _precondition_failed(err)
+    return _with_etag(_encode(answer, protobuf), etag_of, answer)
+
+
+def _precondition_failed(err: LawspeakerError) -> Response[bytes]:
+    """A session version mismatch as If-Match's 412: the problem names the reason, the current
+    etag in its metadata and the ``ETag`` header (when the version is known)."""
+    current = str(err.metadata.get("etag", ""))
+    headers = {"ETag": http_semantics.quoted(current)} if current.isdigit() else {}
+    return _problem_response(
+        412,
+        err.reason,
+        err.message,
+        errors.code_name(err),
+        (FieldViolation("If-Match", "names no entity tag that is the session's current version"),),
+        errors.error_metadata(err),
+        headers,
+    )
 
 
 SESSION_WIRE_METHODS = {"SessionApplyMove": "session_apply_move_wire"}
@@ -609,15 +728,44 @@ def _session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
 # --------------------------------------------------------------------------- the app
 
 
+def _options_handler(
+    allow: http_semantics.AllowTable, handlers: Sequence[HTTPRouteHandler]
+) -> HTTPRouteHandler:
+    """OPTIONS on every path of ``handlers``, answering the ``Allow`` of the request's route and
+    ``:verb`` (Litestar's own OPTIONS names the methods of one handler of the path). Registered
+    before the handlers, so that Litestar adds none of its own. A CORS preflight never gets here:
+    the CORS middleware answers it."""
+
+    async def options(request: Request[Any, Any, Any]) -> Response[bytes]:
+        path = request.scope["path"]
+        methods = allow.lookup(path)
+        if methods is None:
+            raise Problem(404, "ROUTE_NOT_FOUND", f"No route matches OPTIONS {path}.")
+        if not methods:  # the route has no such :verb: a 404 naming the ones it has
+            return _method_not_allowed(request, "", {})
+        return Response(b"", status_code=204, headers={"Allow": http_semantics.allow_header(methods)})
+
+    paths = sorted({p for h in handlers for p in h.paths})
+    return route(paths, http_method=[HttpMethod.OPTIONS], status_code=200, name="options")(options)
+
+
 def create_app(
-    api: RulesApi | None = None, sessions: SessionApi | None = None, cors_origins: Sequence[str] = ()
+    api: RulesApi | None = None,
+    sessions: SessionApi | None = None,
+    cors_origins: Sequence[str] = (),
+    access: Access | None = None,
 ) -> Litestar:
     """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP, as
     REST and as the Connect protocol (``lawspeaker.connect``), ``/healthz`` and ``/schema``.
 
     ``cors_origins`` (e.g. ``["https://app.example"]`` or ``["*"]``) turns CORS on for those origins.
+    ``access`` (default: the sessions' ``limits.access``) says which calls need an API key and which
+    proxies are trusted (``lawspeaker.guard``).
     """
-    from lawspeaker import connect  # it builds on this module
+    from lawspeaker import connect, guard  # they build on this module
+
+    if access is None:
+        access = sessions.limits.access if sessions is not None else Access()
 
     rules = api if api is not None else RulesApi()
     fast = rules.on_wire
@@ -635,6 +783,8 @@ def create_app(
         found = described.get((game, protobuf))
         if found is not None:
             return Response(found.content, media_type=found.media_type)
+        if ":" in game:  # "valhalla:new" is a POST route (or, with an unknown verb, none)
+            raise Problem(405, "METHOD_NOT_ALLOWED", f"Method GET is not allowed for {request.url.path}.")
         rpc = _GET_RPCS[RESOURCE]
         msg = rpc.request_type()
         setattr(msg, "game", game)  # noqa: B010 - the field named by the path template
@@ -646,12 +796,7 @@ def create_app(
     async def custom_method(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
         game_id, sep, verb = game.rpartition(":")
         if not sep:
-            raise Problem(
-                405,
-                "METHOD_NOT_ALLOWED",
-                f"Method POST is not allowed for {request.url.path}.",
-                headers={"Allow": "GET"},
-            )
+            raise Problem(405, "METHOD_NOT_ALLOWED", f"Method POST is not allowed for {request.url.path}.")
         rpc = _VERB_RPCS.get(verb)
         if rpc is None:
             known = ", ".join(f":{v}" for v in sorted(_VERB_RPCS))
@@ -668,20 +813,43 @@ def create_app(
     async def healthz() -> Response[bytes]:
         return Response(b'{"status":"SERVING"}', media_type=JSON)
 
+    @get("/healthz/details")
+    async def health_details() -> Response[bytes]:
+        """Liveness plus what an operator checks: the session store, its live sessions against the
+        cap, the quotas and what an acknowledged move survives (read from the store's settings)."""
+        details: dict[str, Any] = {"status": "SERVING"}
+        if sessions is not None:
+            details["sessions"] = await sessions.health()
+        return Response(msgspec.json.encode(details), media_type=JSON, headers={"Cache-Control": "no-store"})
+
     @get(["/schema", "/schema/openapi.json"])
     async def schema() -> Response[bytes]:
         return Response(_openapi_bytes(), media_type="application/vnd.oai.openapi+json")
 
+    rest_handlers = [
+        list_games,
+        describe_game,
+        custom_method,
+        healthz,
+        health_details,
+        schema,
+        *(_session_handlers(sessions) if sessions is not None else ()),
+    ]
+    connect_handlers = connect.handlers(rules, sessions, fast)
+    allow = http_semantics.AllowTable()
+    for rpc in (*RPCS, *(SESSION_RPCS if sessions is not None else ())):
+        allow.add(rpc.template, (rpc.http_method,))
+    for template, methods in connect.bindings():
+        allow.add(template, methods)
+    for handler in rest_handlers:  # the routes that are no RPC's, as their handlers say
+        for path in handler.paths:
+            if not allow.covers(path):
+                allow.add(path, handler.http_methods)
+    handlers = [*rest_handlers, *connect_handlers]
+
     return Litestar(
-        route_handlers=[
-            list_games,
-            describe_game,
-            custom_method,
-            healthz,
-            schema,
-            *(_session_handlers(sessions) if sessions is not None else ()),
-            *connect.handlers(rules, sessions, fast),
-        ],
+        route_handlers=[_options_handler(allow, handlers), *handlers],
+        state=State({ALLOW_TABLE: allow}),
         cors_config=CORSConfig(
             allow_origins=list(cors_origins),
             allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
@@ -699,6 +867,7 @@ def create_app(
         },
         openapi_config=None,
         request_max_body_size=MAX_BODY_BYTES,
+        middleware=[guard.http_middleware(access)],
         debug=False,
     )
 
@@ -708,6 +877,7 @@ def create_app(
 FD = descriptor.FieldDescriptor
 REF = "#/components/schemas/"
 SEAT_TOKEN = "seatToken"
+API_KEY = "apiKey"
 
 _SCALARS: dict[int, dict[str, Any]] = {
     FD.TYPE_DOUBLE: {"type": "number", "format": "double"},
@@ -868,8 +1038,14 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
         if comment:
             query["description"] = comment
         params.append(query)
-    if rpc.service is SESSION_SERVICE:
+    if rpc.name == "CreateSession":
+        op["security"] = [{}, {API_KEY: []}]
+    elif rpc.service is SESSION_SERVICE:
         op["security"] = [{}, {SEAT_TOKEN: []}]
+    else:
+        op["security"] = [{}, {API_KEY: []}]
+    if rpc.name in IF_MATCH_RPCS:
+        params.append(IF_MATCH_PARAMETER)
     if params:
         op["parameters"] = params
     if rpc.body == "*":
@@ -883,6 +1059,10 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
     statuses = [400, 404, 409, 413, 415, 500] if rpc.body else [400, 404, 500]
     if rpc.service is SESSION_SERVICE:
         statuses = sorted({*statuses, 403, 409, 503})
+    if rpc.name == "CreateSession" or rpc.service is SERVICE:
+        statuses = sorted({*statuses, 401})
+    if rpc.name == "CreateSession":
+        statuses = sorted({*statuses, 429})
     ok: dict[str, Any] = {
         JSON: {"schema": builder.message(out_desc)},
         **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
@@ -899,8 +1079,56 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
                 "x-sse-data": builder.message(out_desc),
             }
         }
-    op["responses"] = {"200": {"description": "OK", "content": ok}, **_error_responses(statuses)}
+    ok_response: dict[str, Any] = {"description": "OK", "content": ok}
+    if rpc.service is SESSION_SERVICE and _etag_getter(rpc) is not None:
+        ok_response["headers"] = {"ETag": ETAG_HEADER}
+    op["responses"] = {"200": ok_response, **_error_responses(statuses)}
+    if 401 in statuses:
+        op["responses"]["401"]["description"] = (
+            "An API key is needed (X-Api-Key) and was missing or not valid: reason API_KEY_REQUIRED or "
+            "API_KEY_INVALID. "
+            + (
+                "Only when the service is configured with API keys."
+                if rpc.name == "CreateSession"
+                else "Only when the service runs with --api-keys-for-rules."
+            )
+        )
+    if 429 in statuses:
+        op["responses"]["429"]["description"] = (
+            "A quota: this client's rate of new sessions (reason SESSION_CREATE_RATE_LIMITED) or the "
+            "service's cap on live sessions (SESSION_LIMIT_REACHED). Retry-After says when to try again."
+        )
+        op["responses"]["429"]["headers"] = {
+            "Retry-After": {
+                "description": "Seconds to wait before trying again.",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        }
+    if rpc.name in IF_MATCH_RPCS:
+        failed = _error_responses([412])["412"]
+        failed["description"] = (
+            "If-Match names no entity tag that is the session's current version (reason "
+            "SESSION_ETAG_MISMATCH; the current etag is in the problem's metadata and the ETag header)."
+        )
+        op["responses"]["412"] = {**failed, "headers": {"ETag": ETAG_HEADER}}
     return op
+
+
+ETAG_HEADER: dict[str, Any] = {
+    "description": 'The session\'s version as a strong entity tag: its etag quoted, e.g. "7" for '
+    "etag 7. Send it back in If-Match on SessionApplyMove or UndoMove.",
+    "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+}
+IF_MATCH_PARAMETER: dict[str, Any] = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "description": 'The version the write is made on, as the ETag header sent it ("7"), instead of '
+    "or as well as the body's etag (then the body's etag must be one of the entity tags). Several "
+    "tags: the write is made on whichever is current; weak tags (W/) never match; * adds nothing "
+    "(the body's etag is still needed). A version If-Match does not name answers 412, not 409.",
+    "schema": {"type": "string"},
+}
 
 
 def _sorted(value: Any) -> Any:
@@ -938,6 +1166,33 @@ def _openapi() -> dict[str, Any]:
             },
         }
     }
+    paths["/healthz/details"] = {
+        "get": {
+            "operationId": "HealthDetails",
+            "summary": "Health details for operators",
+            "description": "The session store: whether it answers, its live sessions against the cap "
+            "(maxSessions, 0: none), the quotas on creating sessions, how long request ids are "
+            "remembered, and what an acknowledged move survives (read from the store's own settings).",
+            "tags": ["Health"],
+            "responses": {
+                "200": {
+                    "description": "The service is serving; 'sessions' is there when it serves them.",
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "required": ["status"],
+                                "properties": {
+                                    "status": {"type": "string", "enum": ["SERVING"]},
+                                    "sessions": {"type": "object", "additionalProperties": True},
+                                },
+                            }
+                        }
+                    },
+                }
+            },
+        }
+    }
     schemas = dict(builder.schemas)
     schemas["Problem"] = PROBLEM_SCHEMA
     doc = {
@@ -950,7 +1205,9 @@ def _openapi() -> dict[str, Any]:
                 "game state. Bodies are the proto3 JSON mapping of the request messages of "
                 f"{SERVICE.full_name}, or binary protobuf with Content-Type application/x-protobuf. "
                 f"Server-held game sessions ({SESSION_SERVICE.full_name}, under /v1/sessions) keep the "
-                "state and its RNG on the server; a seat acts with its token in the Authorization header."
+                "state and its RNG on the server; a seat acts with its token in the Authorization header. "
+                "A method a path does not list answers 405 with an Allow header naming the methods it "
+                "does; OPTIONS on any path answers 204 with that Allow."
             ),
         },
         "tags": [{"name": SERVICE.name}, {"name": SESSION_SERVICE.name}, {"name": "Health"}],
@@ -958,12 +1215,19 @@ def _openapi() -> dict[str, Any]:
         "components": {
             "schemas": schemas,
             "securitySchemes": {
+                API_KEY: {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-Api-Key",
+                    "description": "An API key, needed to create sessions when the service is configured "
+                    "with keys (and for the stateless RPCs with --api-keys-for-rules).",
+                },
                 SEAT_TOKEN: {
                     "type": "http",
                     "scheme": "bearer",
                     "description": "The secret token of one seat, as CreateSession returned it. Without "
                     "it a session is seen as a spectator sees it.",
-                }
+                },
             },
         },
     }

@@ -12,7 +12,8 @@ import httpx
 import pytest
 from transport.conftest import Servers, run_servers
 
-from lawspeaker.sessions.service import SessionApi
+from lawspeaker.access import Access, digest
+from lawspeaker.sessions.service import Limits, SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker_client import Client, LawspeakerClientError
 from lawspeaker_client.v1 import game_pb2, session_service_pb2, valhalla_pb2
@@ -271,3 +272,26 @@ def test_an_sse_error_event_raises() -> None:
     with pytest.raises(LawspeakerClientError) as caught:
         next(updates)
     assert (caught.value.code, caught.value.reason) == ("UNAVAILABLE", "STORE_UNAVAILABLE")
+
+
+@pytest.mark.parametrize("transport", ["grpc", "rest"])
+def test_the_client_sends_its_api_key_and_reports_when_to_retry(transport: str) -> None:
+    key = "lsk_client-test-key"
+    limits = Limits(create_per_minute=6, create_burst=1, access=Access({digest(key): "client-test"}))
+    with run_servers(sessions=lambda: SessionApi(MemoryStore(), limits=limits)) as running:
+        with make(running, transport) as anonymous:
+            with pytest.raises(LawspeakerClientError) as caught:
+                anonymous.sessions.create_session("valhalla", players=2)
+            assert (caught.value.code, caught.value.reason) == ("UNAUTHENTICATED", "API_KEY_REQUIRED")
+        keyed = (
+            Client.grpc(f"127.0.0.1:{running.grpc_port}", api_key=key)
+            if transport == "grpc"
+            else Client.rest(running.base_url, api_key=key)
+        )
+        with keyed:
+            assert keyed.sessions.create_session("valhalla", players=2).session.session
+            with pytest.raises(LawspeakerClientError) as caught:
+                keyed.sessions.create_session("valhalla", players=2)
+            err = caught.value
+            assert (err.code, err.reason) == ("RESOURCE_EXHAUSTED", "SESSION_CREATE_RATE_LIMITED")
+            assert err.retry_after is not None and 0 < err.retry_after <= 10

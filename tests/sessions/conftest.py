@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -55,9 +56,9 @@ def redis_prefix() -> Iterator[str]:
 def make_store(store_kind: str, redis_prefix: str) -> StoreFactory:
     """Makes a store of the test's kind; call it inside the event loop that will use it."""
 
-    def make(ttl: int = DEFAULT_TTL_SECONDS) -> SessionStore:
+    def make(ttl: int = DEFAULT_TTL_SECONDS, **kw: Any) -> SessionStore:
         if store_kind == "memory":
-            return MemoryStore(ttl=ttl)
-        return RedisStore(REDIS_URL, ttl=ttl, prefix=redis_prefix)
+            return MemoryStore(ttl=ttl, **kw)
+        return RedisStore(REDIS_URL, ttl=ttl, prefix=redis_prefix, **kw)
 
     return make

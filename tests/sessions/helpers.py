@@ -21,9 +21,10 @@ T = TypeVar("T")
 def run(make_store: Callable[..., SessionStore], body: Callable[[SessionApi], Awaitable[T]], **kw: Any) -> T:
     """``body(api)`` in a fresh event loop, the store made and closed inside it."""
     rules = kw.pop("rules", None)
+    limits = kw.pop("limits", None)
 
     async def main() -> T:
-        api = SessionApi(make_store(**kw), rules if rules is not None else RulesApi())
+        api = SessionApi(make_store(**kw), rules if rules is not None else RulesApi(), limits)
         try:
             return await body(api)
         finally:

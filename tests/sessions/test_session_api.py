@@ -16,7 +16,7 @@ from lawspeaker.codec import Entry
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import _ENCODE, SessionApi
-from lawspeaker.sessions.store import IDEMPOTENCY_WINDOW, RedisStore, SessionKey, Write
+from lawspeaker.sessions.store import RedisStore, SessionKey, Write
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
@@ -224,35 +224,83 @@ def test_a_retried_request_id_returns_the_first_result_without_moving_twice(make
     run(make_store, body)
 
 
-def test_request_ids_are_remembered_for_the_latest_moves_only(make_store: StoreFactory) -> None:
-    """A retry comes soon after its request: the latest IDEMPOTENCY_WINDOW request ids are kept."""
+async def _moves_with_ids(
+    api: SessionApi, session: str, tokens: list[str], current: spb.Session, count: int, seed: int = 1
+) -> spb.Session:
+    """Makes ``count`` random moves, each with a request id ``m<i>``; the session after them."""
+    chooser = random.Random(seed)
+    for i in range(count):
+        if current.game_over:
+            break
+        seat = current.to_act[0] if current.to_act else 0
+        listed = await api.session_legal_moves(spb.SessionLegalMovesRequest(session=session), tokens[seat])
+        request = spb.SessionApplyMoveRequest(
+            session=session, move=chooser.choice(list(listed.moves)), etag=current.etag, request_id=f"m{i}"
+        )
+        current = (await api.session_apply_move(request, tokens[seat])).session
+    return current
+
+
+def test_request_ids_are_remembered_long_after_the_last_64_requests(make_store: StoreFactory) -> None:
+    """AIP-155: a request id is remembered for the stated time (default: the session's TTL) within
+    the per-session budget, not only for the latest 64 requests: a retry of the first move after 150
+    more gets the first answer."""
 
     async def body(api: SessionApi) -> None:
         session, tokens, etag = await create(api)
         first = spb.SessionApplyMoveRequest(session=session, move=CAST, etag=etag, request_id="first")
         answer = await api.session_apply_move(first, tokens[0])
-        current = answer.session
-        chooser = random.Random(1)
-        for i in range(IDEMPOTENCY_WINDOW):
-            seat = current.to_act[0]
-            listed = await api.session_legal_moves(
-                spb.SessionLegalMovesRequest(session=session), tokens[seat]
-            )
-            current = (
-                await api.session_apply_move(
-                    spb.SessionApplyMoveRequest(
-                        session=session,
-                        move=chooser.choice(list(listed.moves)),
-                        etag=current.etag,
-                        request_id=f"m{i}",
-                    ),
-                    tokens[seat],
-                )
-            ).session
+        await _moves_with_ids(api, session, tokens, answer.session, 150)
+        again = await api.session_apply_move(first, tokens[0])
+        assert again == answer
+
+    run(make_store, body)
+
+
+def test_request_ids_are_forgotten_oldest_first_past_the_byte_budget(make_store: StoreFactory) -> None:
+    """The stated memory bound: at most ``request_id_bytes`` of remembered answers per session; the
+    oldest go first, the newest is always kept."""
+
+    async def body(api: SessionApi) -> None:
+        session, tokens, etag = await create(api)
+        first = spb.SessionApplyMoveRequest(session=session, move=CAST, etag=etag, request_id="first")
+        answer = await api.session_apply_move(first, tokens[0])
+        size = len(answer.SerializeToString())
+        current = await _moves_with_ids(api, session, tokens, answer.session, 40)
+        forgotten = await error_of(api.session_apply_move(first, tokens[0]))
+        assert forgotten.code in (ErrorCode.STALE_STATE, ErrorCode.NOT_YOUR_TURN)
+        assert size * 3 < 4096  # so the budget holds several answers, and 40 moves pass it
+        key = SessionKey(session, api.rules.registry["valhalla"].game.rules_version)
+        if isinstance(api.store, RedisStore):
+            idem = api.store.keys(key)[2]
+            remembered = int(await api.store.client.hget(idem, "#bytes"))
+            fields = await api.store.client.hlen(idem) - 1
+        else:
+            held = api.store._sessions[key]  # type: ignore[attr-defined]
+            remembered, fields = held.idem_bytes, len(held.idem)
+        assert 0 < remembered <= 4096
+        assert 2 <= fields < 40
+        listed = await api.list_session_moves(spb.ListSessionMovesRequest(session=session), None)
+        assert listed.total_size == current.move_count
+
+    run(make_store, body, request_id_bytes=4096)
+
+
+def test_request_ids_are_forgotten_after_their_time(make_store: StoreFactory) -> None:
+    """Past ``request_id_ttl`` a request id is forgotten (at the session's next write)."""
+
+    async def body(api: SessionApi) -> None:
+        session, tokens, etag = await create(api)
+        first = spb.SessionApplyMoveRequest(session=session, move=CAST, etag=etag, request_id="first")
+        answer = await api.session_apply_move(first, tokens[0])
+        kept = await api.session_apply_move(first, tokens[0])
+        assert kept == answer
+        await asyncio.sleep(1.2)
+        await _moves_with_ids(api, session, tokens, answer.session, 1)
         forgotten = await error_of(api.session_apply_move(first, tokens[0]))
         assert forgotten.code in (ErrorCode.STALE_STATE, ErrorCode.NOT_YOUR_TURN)
 
-    run(make_store, body)
+    run(make_store, body, request_id_ttl=1)
 
 
 def test_the_rng_is_in_no_response(make_store: StoreFactory) -> None:
@@ -448,6 +496,7 @@ def test_redis_keys_are_hash_tagged_and_carry_the_rules_version(redis_prefix: st
         await play(api, session, tokens, 2)
         assert isinstance(api.store, RedisStore)
         names = sorted(k.decode() for k in await api.store.client.keys(f"{api.store.prefix}:*"))
+        names.remove(api.store.live_key)  # the one count of live sessions, shared by all of them
         expected = api.store.keys(SessionKey(session, "valhalla-1"))
         assert expected[0] in names and expected[1] in names and set(names) <= set(expected)
         assert all(f":{{{session}}}:valhalla-1:" in n for n in names)

@@ -162,7 +162,8 @@ def test_shutdown_ends_every_stream(redis_prefix: str) -> None:
 
 def test_when_connecting_fails_new_watchers_are_refused_at_once_for_a_while() -> None:
     """Watchers subscribe one at a time: after a failed connection attempt the next ones are
-    refused without trying, for ``timeout`` seconds, instead of each waiting for its own attempt."""
+    refused without trying, for as long as that attempt took (at least ``RETRY_AFTER``), instead of
+    each waiting for its own attempt."""
 
     class Refusing:
         """A redis-py client stand-in whose pub/sub connection cannot be made."""

@@ -17,6 +17,7 @@ import uvicorn
 from lawspeaker.api import RulesApi
 from lawspeaker.cli import _EmbeddedServer
 from lawspeaker.grpc_server import create_server
+from lawspeaker.http_limits import http_protocol
 from lawspeaker.rest import create_app
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.v1 import rules_service_pb2_grpc
@@ -34,11 +35,12 @@ class Servers:
 
 @contextlib.contextmanager
 def run_servers(
-    api: RulesApi | None = None, sessions: Callable[[], SessionApi] | None = None
+    api: RulesApi | None = None, sessions: Callable[[], SessionApi] | None = None, **http_limits: Any
 ) -> Iterator[Servers]:
     """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration.
 
-    ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too.
+    ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too;
+    ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http_limits``).
     """
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -60,6 +62,8 @@ def run_servers(
                 log_level="warning",
                 lifespan="on",
                 timeout_graceful_shutdown=2,
+                proxy_headers=False,  # as `lawspeaker serve` runs it
+                http=http_protocol(**http_limits),  # as `lawspeaker serve` has it
             )
         )
         task = asyncio.create_task(http.serve())

@@ -272,7 +272,7 @@ def test_unknown_routes_and_methods(http: httpx.Client) -> None:
     assert problem(http.post("/v1/games/valhalla:fly", json={}), 404)["reason"] == "ROUTE_NOT_FOUND"
     r = http.post("/v1/games/valhalla", json={})
     assert problem(r, 405)["reason"] == "METHOD_NOT_ALLOWED"
-    assert r.headers["allow"] == "GET"
+    assert r.headers["allow"] == "GET, OPTIONS"
     assert problem(http.delete("/v1/games"), 405)["reason"] == "METHOD_NOT_ALLOWED"
 
 

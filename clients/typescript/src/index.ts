@@ -28,6 +28,12 @@ export { create, fromJson, toJson } from "@bufbuild/protobuf";
 export interface LawspeakerClientOptions {
   /** A seat token of a game session, sent as `Authorization: Bearer <token>` on every call. */
   token?: string;
+  /**
+   * An API key, sent as `X-Api-Key` on every call, for a service configured with API keys (creating
+   * a session then needs one). Keys belong to servers (a lobby, a matchmaker): a key in a browser
+   * app is readable by its users.
+   */
+  apiKey?: string;
   /** Binary protobuf instead of JSON on the wire (smaller, harder to read in devtools). */
   useBinaryFormat?: boolean;
   /** Calls without side effects as cacheable HTTP GET requests. */
@@ -48,7 +54,13 @@ export interface LawspeakerClients {
 /** Clients of both services at `baseUrl` (the HTTP port of `lawspeaker serve`, e.g. http://localhost:8080). */
 export function createLawspeakerClients(baseUrl: string, options: LawspeakerClientOptions = {}): LawspeakerClients {
   const interceptors: Interceptor[] = [...(options.interceptors ?? [])];
-  const { token } = options;
+  const { token, apiKey } = options;
+  if (apiKey) {
+    interceptors.unshift((next) => (req) => {
+      if (!req.header.has("x-api-key")) req.header.set("x-api-key", apiKey);
+      return next(req);
+    });
+  }
   if (token) {
     interceptors.unshift((next) => (req) => {
       if (!req.header.has("authorization")) req.header.set("authorization", `Bearer ${token}`);

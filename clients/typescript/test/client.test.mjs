@@ -213,6 +213,23 @@ describe("WatchSession over Connect (server stream)", () => {
   });
 });
 
+describe("API keys", () => {
+  test("the apiKey option is sent as X-Api-Key on every call, next to a seat token", async () => {
+    const sent = [];
+    const fetch = (input, init) => {
+      sent.push(new Headers(init?.headers));
+      return globalThis.fetch(input, init);
+    };
+    const { rules, sessions } = createLawspeakerClients(baseUrl, { apiKey: "lsk_example", fetch });
+    await rules.listGames({});
+    const created = await sessions.createSession({ game: "valhalla", players: 2 });
+    await sessions.getSession({ session: created.session.session }, withToken(created.seatTokens[0].token));
+    assert.equal(sent.length, 3);
+    for (const headers of sent) assert.equal(headers.get("x-api-key"), "lsk_example");
+    assert.match(sent[2].get("authorization"), /^Bearer /);
+  });
+});
+
 function castMove() {
   return { game: { case: "valhalla", value: { action: { case: "cast", value: {} } } } };
 }

@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import secrets
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -33,11 +34,21 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from lawspeaker import access
 from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
-from lawspeaker.sessions.store import CLOSED, DELETED, Loaded, SessionKey, SessionStore, Write, WriteStatus
+from lawspeaker.sessions.store import (
+    CLOSED,
+    DELETED,
+    Loaded,
+    SessionKey,
+    SessionStore,
+    Write,
+    WriteStatus,
+    live_slack,
+)
 from lawspeaker.v1 import game_pb2, rules_service_pb2
 from lawspeaker.v1 import session_service_pb2 as pb
 
@@ -47,8 +58,26 @@ MAX_REQUEST_ID = 128
 MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
 WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
+MAX_CAP_RETRY_SECONDS = 60.0  # a full store says "retry in at most a minute": games end and free room
 K = TypeVar("K")
 V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Quotas on sessions (all off by default for a library user; ``lawspeaker serve`` turns them
+    on, see its ``--create-rate``, ``--create-burst``, ``--max-sessions`` and ``--api-keys``).
+
+    ``create_per_minute``/``create_burst``: new sessions per client (its API key, else its address),
+    as a GCRA rate limit counted in the store, so it holds across replicas; 0 turns it off.
+    ``max_sessions``: live sessions per store; 0 turns the cap off. ``access``: the API keys
+    creating a session needs (none configured: none needed) and the trusted proxies.
+    """
+
+    create_per_minute: float = 0.0
+    create_burst: int = 1
+    max_sessions: int = 0
+    access: access.Access = dataclasses.field(default_factory=access.Access)
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -136,9 +165,16 @@ class _Opened:
 class SessionApi:
     """The RPCs of SessionService, transport-agnostic, over a :class:`SessionStore`."""
 
-    def __init__(self, store: SessionStore, rules: RulesApi | None = None) -> None:
+    def __init__(
+        self, store: SessionStore, rules: RulesApi | None = None, limits: Limits | None = None
+    ) -> None:
         self.store = store
         self.rules = rules if rules is not None else RulesApi()
+        self.limits = limits if limits is not None else Limits()
+        # When this replica last kept each session counted as live (``SessionStore.touch``): at most
+        # once per ``live_slack(ttl)`` seconds per session, so the count costs the hot path nothing.
+        self._touched: OrderedDict[str, float] = OrderedDict()
+        self._touch_every = float(live_slack(store.ttl))
         # The version this replica wrote last, per session. A revision names one immutable record
         # (revisions are never reused), so an apply on that etag needs no read: the compare-and-set
         # of the write still checks the revision, the request id and that the session exists.
@@ -206,8 +242,80 @@ class SessionApi:
         loaded = await self.store.load(key, idem)
         if loaded is None:
             raise session_not_found(session)
+        await self._used(key)
         record = _RECORD.decode(loaded.data)
         return _Opened(entry, key, loaded, record, self._seat(record, token, required))
+
+    async def _used(self, key: SessionKey) -> None:
+        """Keeps a used session counted as live (once in a while; a failure only delays it)."""
+        now = time.monotonic()
+        last = self._touched.get(key.session)
+        if last is not None and now - last < self._touch_every:
+            return
+        _keep(self._touched, key.session, now, RECENT_SESSIONS)
+        try:
+            await self.store.touch([key])
+        except LawspeakerError:
+            self._touched.pop(key.session, None)  # the next call tries again
+
+    async def health(self) -> dict[str, Any]:
+        """Health details of the sessions: the store, its live count, quotas and durability."""
+        limits = self.limits
+        out: dict[str, Any] = {
+            "store": type(self.store).__name__.removesuffix("Store").lower(),
+            "ttlSeconds": self.store.ttl,
+            "maxSessions": limits.max_sessions,
+            "createPerMinute": limits.create_per_minute,
+            "createBurst": limits.create_burst,
+            "apiKeys": limits.access.keys_required,
+            "requestIdTtlSeconds": self.store.request_id_ttl,
+            "requestIdBytes": self.store.request_id_bytes,
+        }
+        try:
+            out["liveSessions"] = await self.store.live_sessions()
+            out["durability"] = (await self.store.durability()).as_dict()
+            out["available"] = True
+        except LawspeakerError as err:
+            out["available"] = False
+            out["error"] = err.reason
+        return out
+
+    async def _admit(self, key: SessionKey) -> None:
+        """The quotas a new session must pass: an API key if any is configured, the caller's rate
+        of creation, and the cap on live sessions (which counts it when admitted)."""
+        limits = self.limits
+        caller = access.CALLER.get()
+        if caller is None or (limits.access.keys_required and caller.api_key is None):
+            # the transports identify callers; without one (a library call) only keys are enforced
+            limits.access.key_name(None, required=True)
+            caller = access.UNKNOWN_CALLER
+        if limits.create_per_minute > 0:
+            wait = await self.store.take(
+                "create:" + caller.quota_key, limits.create_per_minute, limits.create_burst
+            )
+            if wait > 0:
+                raise LawspeakerError(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "SESSION_CREATE_RATE_LIMITED",
+                    f"Too many new sessions from this client: at most {limits.create_burst} at once and "
+                    f"{limits.create_per_minute:g} a minute. Try again in {max(wait, 0.001):.3g} s.",
+                    metadata={
+                        "per_minute": f"{limits.create_per_minute:g}",
+                        "burst": str(limits.create_burst),
+                    },
+                    retry_after=wait,
+                )
+        admitted = await self.store.admit(key, limits.max_sessions)
+        if not admitted.admitted:
+            wait = min(admitted.retry_after, MAX_CAP_RETRY_SECONDS)
+            raise LawspeakerError(
+                ErrorCode.RESOURCE_EXHAUSTED,
+                "SESSION_LIMIT_REACHED",
+                f"The service holds its maximum of {limits.max_sessions} live sessions: no new one can "
+                "start until a game is deleted or a session expires. Try again later.",
+                metadata={"max_sessions": str(limits.max_sessions)},
+                retry_after=wait,
+            )
 
     def _state(self, entry: Entry[Any, Any, Any], data: bytes) -> Any:
         return self.rules.decode_state(entry, game_pb2.GameState.FromString(data))
@@ -428,7 +536,9 @@ class SessionApi:
         )
         session = f"{entry.game.id}.{secrets.token_urlsafe(16)}"
         key = SessionKey(session, entry.game.rules_version)
+        await self._admit(key)
         rev = await self.store.create(key, _ENCODE.encode(record))
+        _keep(self._touched, session, time.monotonic(), RECENT_SESSIONS)
         opened = _Opened(entry, key, Loaded(rev, b"", 0), record, None)
         return pb.CreateSessionResponse(
             session=self._session(opened, record, state),
@@ -526,6 +636,7 @@ class SessionApi:
             )
         cached = self._from_recent(request.session, token, request.etag)
         if cached is not None:
+            await self._used(cached.key)
             try:
                 return await self._apply(cached, request, token, as_wire)
             except LawspeakerError as err:

@@ -4,8 +4,15 @@ A session is three keys plus a pub/sub channel, all named after the session id a
 version (``lawspeaker:{<session id>}:<rules version>:record|log|idem|idemq|updates``). The braces are a
 Redis Cluster hash tag: every key of one session hashes to one slot, so one Lua script may touch
 them all. The record holds the revision and the serialized session (states as protobuf bytes); the
-log is a list of serialized moves; idem maps request ids to the response they produced (the latest
-IDEMPOTENCY_WINDOW of them, oldest first in the list idemq).
+log is a list of serialized moves; idem maps request ids to the response they produced, and the list
+idemq names them oldest first with when each may be forgotten and its size: an id is remembered for
+``request_id_ttl`` seconds (default: the session TTL), within ``request_id_bytes`` of responses per
+session (the newest is always kept).
+
+Quotas: ``<prefix>:live`` is a sorted set of the live sessions (score: when each would expire if not
+used again, refreshed by :meth:`touch`), so the number of live sessions is one count shared by every
+replica; ``<prefix>:rate:<bucket>`` holds one rate limit's theoretical arrival time (GCRA). Both
+scripts read Redis's clock (``TIME``), so replicas need not agree on the time.
 
 Every write is a compare-and-set on the revision, done by one Lua script that writes the record,
 the log entry and the idempotency record together, resets the sliding TTL and publishes the new
@@ -15,7 +22,7 @@ nothing. Reads slide the TTL too. The stores know nothing of games or protobuf: 
 
 from __future__ import annotations
 
-import asyncio
+import collections
 import contextlib
 import enum
 import time
@@ -25,14 +32,15 @@ from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script, is_transient
-from lawspeaker.sessions.watchers import Watchers
+from lawspeaker.sessions.watchers import WATCH_BYTES, Watchers, WatchQueue, watch_limit
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
 CLOSED = b"closed"  # what subscribers get when the service shuts down
 DEFAULT_TTL_SECONDS = 86400
-MAX_WATCHERS = 10_000  # watch streams per replica on Redis (all on one pub/sub connection)
-WATCH_BACKLOG = 256  # versions a watch stream may fall behind before it is ended
-IDEMPOTENCY_WINDOW = 64  # request ids remembered per session: a retry comes soon after its request
+MAX_WATCHERS = 10_000  # watch streams per replica (on Redis all on one pub/sub connection)
+WATCH_BACKLOG = 256  # versions a watch stream may fall behind before it is ended (or WATCH_BYTES)
+REQUEST_ID_BYTES = 128 * 1024  # remembered responses per session (ids and responses), newest kept
+LIVE_SLACK_FRACTION = 8  # a live session's count entry outlives its TTL by ttl/8 (see ``live_slack``)
 T = TypeVar("T")
 
 
@@ -82,10 +90,50 @@ class Write:
     idem_value: bytes = b""
 
 
+def live_slack(ttl: int) -> int:
+    """Seconds a session's place in the live count outlives its TTL, and the longest a replica waits
+    between two ``touch`` calls for a session it serves: so a used session is never dropped from the
+    count while Redis still holds it (its count entry is refreshed before that), and a forgotten one
+    leaves it at most this long after it expired."""
+    return max(1, -(-ttl // LIVE_SLACK_FRACTION))
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The answer to registering a new session under the cap of live sessions."""
+
+    admitted: bool
+    live: int  # live sessions, counting this one when admitted
+    retry_after: float = 0.0  # when refused: seconds until the oldest live session would expire
+
+
 class SessionStore(Protocol):
     """Keeps sessions. Every method raises LawspeakerError(UNAVAILABLE) when the backend is down."""
 
     ttl: int
+    request_id_ttl: int
+    request_id_bytes: int
+
+    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+        """Takes one request from a rate limit (GCRA: ``per_minute`` on average, ``burst`` at once):
+        0.0 when allowed, else the seconds until one would be."""
+        ...
+
+    async def admit(self, key: SessionKey, cap: int) -> Admission:
+        """Counts a new session as live unless ``cap`` (0: none) sessions already are."""
+        ...
+
+    async def live_sessions(self) -> int:
+        """How many sessions are live (for health details)."""
+        ...
+
+    async def touch(self, keys: Sequence[SessionKey]) -> None:
+        """Keeps used sessions counted as live for another TTL (a replica calls it now and then)."""
+        ...
+
+    async def durability(self) -> Durability:
+        """What an acknowledged write survives."""
+        ...
 
     async def create(self, key: SessionKey, data: bytes) -> int:
         """Stores a new session at revision 1 and returns the revision."""
@@ -130,6 +178,103 @@ def unavailable(detail: str) -> LawspeakerError:
     )
 
 
+MOVE_OUTCOME = (
+    "Its outcome is knowable: retry with the same request_id (and etag) to get the first result if it "
+    "was kept, or to apply it once if it was lost."
+)
+CREATE_OUTCOME = "Create the session again: this one, whose id you did not get, expires unused."
+
+
+def not_replicated(what: str, acked: int, wanted: int, timeout_ms: int, then: str) -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.UNAVAILABLE,
+        "SESSION_WRITE_NOT_REPLICATED",
+        f"{what} on the Redis primary, but only {acked} of the {wanted} replica(s) this service waits "
+        f"for confirmed it within {timeout_ms} ms: it would be lost if the primary failed now. {then}",
+        metadata={"acked_replicas": str(acked), "wanted_replicas": str(wanted)},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Durability:
+    """What an acknowledged session write survives, as read from the store's settings."""
+
+    persistence: str  # e.g. "aof appendfsync=always", "rdb save=3600 1", "none", "unknown"
+    survives: str  # in words
+    safe: bool  # an acknowledged move survives a restart or crash of the store
+    connected_replicas: int | None = None
+    wait_replicas: int = 0
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def warning(self) -> str | None:
+        if self.safe:
+            return None
+        return f"acknowledged moves would not all survive a restart of the session store: {self.survives}"
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "persistence": self.persistence,
+            "survives": self.survives,
+            "safe": self.safe,
+            "waitReplicas": self.wait_replicas,
+            "settings": dict(self.settings),
+        }
+        if self.connected_replicas is not None:
+            out["connectedReplicas"] = self.connected_replicas
+        if self.warning:
+            out["warning"] = self.warning
+        return out
+
+    @staticmethod
+    def unknown(why: str, wait_replicas: int) -> Durability:
+        return Durability(
+            "unknown", f"unknown ({why}): check the Redis persistence settings", False, None, wait_replicas
+        )
+
+    @staticmethod
+    def of(config: dict[str, str], replicas: int, wait_replicas: int) -> Durability:
+        aof = config.get("appendonly", "no") == "yes"
+        fsync = config.get("appendfsync", "everysec")
+        save = config.get("save", "").strip()
+        if aof:
+            persistence = f"aof appendfsync={fsync}"
+            if fsync == "always":
+                survives, safe = "every acknowledged move survives a restart or a crash of Redis", True
+            else:
+                lost = "the last second" if fsync == "everysec" else "the last ~30 seconds (the OS decides)"
+                survives = (
+                    "acknowledged moves survive a clean restart; a crash of Redis or its machine may "
+                    f"lose {lost} of them"
+                )
+                safe = False
+        elif save:
+            persistence = f"rdb save={save}"
+            survives = (
+                "only the last snapshot survives a crash: moves acknowledged since it are lost "
+                f"(snapshot rule 'save {save}'); a clean SHUTDOWN saves them"
+            )
+            safe = False
+        else:
+            persistence = "none"
+            survives = "nothing survives a restart of Redis: every session is lost"
+            safe = False
+        if wait_replicas:
+            survives += (
+                f"; every acknowledged write is also on {wait_replicas} replica(s) (WAIT), so it survives "
+                "the loss of the primary when one of them is promoted"
+            )
+            safe = True
+        settings: dict[str, str] = {
+            k: config[k] for k in ("appendonly", "appendfsync", "save") if k in config
+        }
+        return Durability(persistence, survives, safe, replicas, wait_replicas, settings)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 # --------------------------------------------------------------------------- in process
 
 
@@ -140,17 +285,77 @@ class _MemorySession:
     expires: float
     log: list[bytes] = field(default_factory=list)
     idem: dict[str, bytes] = field(default_factory=dict)
+    idemq: collections.deque[tuple[float, int, str]] = field(default_factory=collections.deque)
+    idem_bytes: int = 0
 
 
 class MemoryStore:
     """The embedded default: sessions in this process, for a single replica. Same semantics as Redis."""
 
-    def __init__(self, ttl: int = DEFAULT_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        ttl: int = DEFAULT_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        request_id_ttl: int | None = None,
+        request_id_bytes: int = REQUEST_ID_BYTES,
+        max_watchers: int = MAX_WATCHERS,
+        watch_backlog: int = WATCH_BACKLOG,
+        watch_bytes: int = WATCH_BYTES,
+    ) -> None:
         self.ttl = ttl
+        self.request_id_ttl = ttl if request_id_ttl is None else request_id_ttl
+        self.request_id_bytes = request_id_bytes
         self._clock = clock
         self._sessions: dict[SessionKey, _MemorySession] = {}
-        self._watchers: dict[SessionKey, set[asyncio.Queue[bytes]]] = {}
+        # Watch streams, bounded as on Redis (``watchers.WatchQueue``): per session, the ones that
+        # still get each version; ``_watching`` counts every stream not yet left, ended or not.
+        self._watchers: dict[SessionKey, set[WatchQueue]] = {}
+        self._watching = 0
+        self.max_watchers, self.watch_backlog, self.watch_bytes = max_watchers, watch_backlog, watch_bytes
         self._swept = clock()
+        self._rates: dict[str, float] = {}  # bucket -> theoretical arrival time (GCRA)
+
+    def _sweep(self) -> None:
+        """Forgets the sessions nobody came back to and the rate limits that are full again."""
+        now = self._clock()
+        self._swept = now
+        for old in [k for k, v in self._sessions.items() if v.expires <= now]:
+            del self._sessions[old]
+        for bucket in [b for b, tat in self._rates.items() if tat <= now]:
+            del self._rates[bucket]
+
+    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+        now = self._clock()
+        if len(self._rates) > 100_000:
+            self._sweep()
+        interval = 60.0 / per_minute
+        tat = max(self._rates.get(bucket, now), now) + interval
+        if tat - now > burst * interval:
+            return tat - now - burst * interval
+        self._rates[bucket] = tat
+        return 0.0
+
+    async def admit(self, key: SessionKey, cap: int) -> Admission:
+        if cap and len(self._sessions) >= cap:
+            self._sweep()
+            if len(self._sessions) >= cap:
+                soonest = min(v.expires for v in self._sessions.values())
+                return Admission(False, len(self._sessions), max(soonest - self._clock(), 0.0))
+        return Admission(True, len(self._sessions) + 1)
+
+    async def live_sessions(self) -> int:
+        self._sweep()
+        return len(self._sessions)
+
+    async def touch(self, keys: Sequence[SessionKey]) -> None:
+        return None  # the count is exact here: it is the sessions held
+
+    async def durability(self) -> Durability:
+        return Durability(
+            "in-process",
+            "sessions live in this process: none survives its restart (use --redis-url)",
+            False,
+        )
 
     def _live(self, key: SessionKey) -> _MemorySession | None:
         found = self._sessions.get(key)
@@ -162,15 +367,16 @@ class MemoryStore:
         return found
 
     def _publish(self, key: SessionKey, message: bytes) -> None:
-        for queue in self._watchers.get(key, ()):
-            queue.put_nowait(message)
+        queues = self._watchers.get(key, set())
+        for queue in list(queues):
+            if not queue.offer(message):  # its client stopped reading: end it after what it has
+                queues.discard(queue)
+                queue.end(queue.behind())
 
     async def create(self, key: SessionKey, data: bytes) -> int:
         now = self._clock()
-        if now - self._swept > 60:  # forget the sessions nobody came back to
-            self._swept = now
-            for old in [k for k, v in self._sessions.items() if v.expires <= now]:
-                del self._sessions[old]
+        if now - self._swept > 60:
+            self._sweep()
         self._sessions[key] = _MemorySession(1, data, now + self.ttl)
         return 1
 
@@ -195,10 +401,18 @@ class MemoryStore:
             found.log.append(write.push)
         if write.pop and found.log:
             found.log.pop()
+        now = self._clock()
         if write.idem_field:
             found.idem[write.idem_field] = write.idem_value
-            while len(found.idem) > IDEMPOTENCY_WINDOW:
-                del found.idem[next(iter(found.idem))]
+            size = len(write.idem_field) + len(write.idem_value)
+            found.idemq.append((now + self.request_id_ttl, size, write.idem_field))
+            found.idem_bytes += size
+        while len(found.idemq) > 1 and (
+            found.idemq[0][0] <= now or found.idem_bytes > self.request_id_bytes
+        ):  # forget the oldest ids: expired, or past the budget (never the newest)
+            _, size, name = found.idemq.popleft()
+            found.idem.pop(name, None)
+            found.idem_bytes -= size
         self._publish(key, b"%d:%s" % (found.rev, found.data))
         return WriteResult(WriteStatus.WRITTEN)
 
@@ -215,26 +429,38 @@ class MemoryStore:
 
     @contextlib.asynccontextmanager
     async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
-        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        if self._watching >= self.max_watchers:
+            raise watch_limit(self.max_watchers)
+        queue = WatchQueue(self.watch_backlog, self.watch_bytes)
         self._watchers.setdefault(key, set()).add(queue)
+        self._watching += 1
 
         async def updates() -> AsyncIterator[bytes]:
             while True:
-                yield await queue.get()
+                item = await queue.get()
+                if isinstance(item, LawspeakerError):
+                    raise item
+                yield item
 
         try:
             yield updates()
         finally:
+            self._watching -= 1
             watchers = self._watchers.get(key)
             if watchers is not None:
                 watchers.discard(queue)
                 if not watchers:
                     del self._watchers[key]
 
+    @property
+    def watching(self) -> int:
+        """Watch streams open now (what ``max_watchers`` counts)."""
+        return self._watching
+
     def stop_watchers(self) -> None:
         for queues in self._watchers.values():
             for queue in queues:
-                queue.put_nowait(CLOSED)
+                queue.end(CLOSED)
 
     async def close(self) -> None:
         self.stop_watchers()
@@ -243,8 +469,9 @@ class MemoryStore:
 # --------------------------------------------------------------------------- Redis
 
 # KEYS: record, log, idem, idemq. ARGV: expected rev, data, push entry ("" for none), pop ("1"/"0"),
-# idem field ("" for none), idem value, ttl seconds, channel, idempotency window.
+# idem field ("" for none), idem value, ttl seconds, channel, request id bytes, request id ttl (ms).
 # Returns {1} written, {0} missing, {-1} stale, {2, value} replay.
+# idemq entries are "<forget at, ms>:<size>:<field>"; idem's field "#bytes" sums the sizes.
 _WRITE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then return {0} end
@@ -257,11 +484,21 @@ local new_rev = tostring(tonumber(rev) + 1)
 redis.call('HSET', KEYS[1], 'rev', new_rev, 'data', ARGV[2])
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
 if ARGV[4] == '1' then redis.call('RPOP', KEYS[2]) end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local total = tonumber(redis.call('HGET', KEYS[3], '#bytes') or '0')
 if ARGV[5] ~= '' then
+  local size = string.len(ARGV[5]) + string.len(ARGV[6])
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
-  if redis.call('RPUSH', KEYS[4], ARGV[5]) > tonumber(ARGV[9]) then
-    redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[4]))
-  end
+  total = redis.call('HINCRBY', KEYS[3], '#bytes', size)
+  redis.call('RPUSH', KEYS[4], (now + tonumber(ARGV[10])) .. ':' .. size .. ':' .. ARGV[5])
+end
+while total > 0 and redis.call('LLEN', KEYS[4]) > 1 do
+  local e, s, f = string.match(redis.call('LINDEX', KEYS[4], 0), '^(%d+):(%d+):(.*)$')
+  if tonumber(e) > now and total <= tonumber(ARGV[9]) then break end
+  redis.call('LPOP', KEYS[4])
+  redis.call('HDEL', KEYS[3], f)
+  total = redis.call('HINCRBY', KEYS[3], '#bytes', -tonumber(s))
 end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
 redis.call('PUBLISH', ARGV[8], new_rev .. ':' .. ARGV[2])
@@ -279,6 +516,53 @@ if ARGV[2] ~= '' then replay = redis.call('HGET', KEYS[3], ARGV[2]) end
 return {got[1], got[2], redis.call('LLEN', KEYS[2]), replay}
 """
 
+# KEYS: the rate limit's key. ARGV: emission interval (ms), burst. GCRA: returns the ms to wait, 0 when
+# the request is allowed (and counted).
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+tat = tat + interval
+local over = tat - now - tonumber(ARGV[2]) * interval
+if over > 0 then return over end
+redis.call('SET', KEYS[1], tat, 'PX', math.max(1, tat - now))
+return 0
+"""
+
+# KEYS: the live set. ARGV: session id, ms it counts as live, cap (0: none).
+# Returns {1, live} admitted, {0, live, ms until the oldest expires} refused.
+_ADMIT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local live = redis.call('ZCARD', KEYS[1])
+local cap = tonumber(ARGV[3])
+if cap > 0 and live >= cap then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, live, tonumber(first[2]) - now}
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+return {1, live + 1}
+"""
+
+# KEYS: the live set. ARGV: ms to count as live, then session ids. Only ids still counted are kept.
+_TOUCH = """
+local t = redis.call('TIME')
+local until_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', 'GT', until_ms, ARGV[i]) end
+return 0
+"""
+
+# KEYS: the live set. Returns the number of live sessions.
+_COUNT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+"""
+
 _WRITE_SCRIPT, _LOAD_SCRIPT = Script(_WRITE), Script(_LOAD)
 
 
@@ -293,20 +577,56 @@ class RedisStore:
         timeout: float = 1.0,
         max_watchers: int = MAX_WATCHERS,
         watch_backlog: int = WATCH_BACKLOG,
+        watch_bytes: int = WATCH_BYTES,
+        request_id_ttl: int | None = None,
+        request_id_bytes: int = REQUEST_ID_BYTES,
+        wait_replicas: int = 0,
+        wait_timeout: float = 1.0,
     ) -> None:
         import redis.asyncio as aioredis
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
         self.ttl = ttl
+        self.request_id_ttl = ttl if request_id_ttl is None else request_id_ttl
+        self.request_id_bytes = request_id_bytes
+        # With wait_replicas, a write is acknowledged only when WAIT says that many replicas have it.
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = max(1, round(wait_timeout * 1000))
         self.prefix = prefix
         self.url = url
+        # A pool hands out a connection only after checking that Redis has not closed it, except in
+        # redis-py 8.1 when maintenance notifications (a RESP3 feature of managed Redis) are on, and
+        # its default, "auto", counts as on (redis/redis-py#4252). Then every connection the pool
+        # held when Redis restarted fails its next call with a 503, however long after: seconds
+        # later, when a burst of calls reaches the idle ones. Off, the pool checks (and reconnects).
+        checked: dict[str, Any] = {}
+        if hasattr(aioredis.ConnectionPool, "maint_notifications_enabled"):
+            from redis.maint_notifications import MaintNotificationsConfig
+
+            checked["maint_notifications_config"] = MaintNotificationsConfig(enabled=False)
         self.client: Any = aioredis.Redis.from_url(
             url,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             health_check_interval=30,
             max_connections=256,
+            **checked,
+        )
+        # Writes that wait for replicas (WAIT blocks up to wait_timeout) get a pool whose read
+        # timeout leaves room for it, so a slow acknowledgement is SESSION_WRITE_NOT_REPLICATED, not
+        # a lost connection.
+        self.wait_client: Any = (
+            aioredis.Redis.from_url(
+                url,
+                socket_timeout=timeout + wait_timeout,
+                socket_connect_timeout=timeout,
+                health_check_interval=30,
+                max_connections=256,
+                **checked,
+            )
+            if wait_replicas
+            else self.client
         )
         # Every watch stream of this replica shares one pub/sub connection (``Watchers``), from a
         # client of its own, so watchers (which need no seat token) cannot take the connections the
@@ -319,9 +639,15 @@ class RedisStore:
             health_check_interval=30,
             retry=Retry(NoBackoff(), 0),
             client_name=f"{prefix}-watchers",
+            **checked,
         )
         self.watchers = Watchers(
-            self.watch_client, unavailable, limit=max_watchers, backlog=watch_backlog, timeout=timeout
+            self.watch_client,
+            unavailable,
+            limit=max_watchers,
+            backlog=watch_backlog,
+            timeout=timeout,
+            budget=watch_bytes,
         )
         self._stopping = False
         # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
@@ -330,6 +656,45 @@ class RedisStore:
         self._scripts = {
             script: self.client.register_script(script.body) for script in (_WRITE_SCRIPT, _LOAD_SCRIPT)
         }
+        self._quota_scripts = {
+            name: self.client.register_script(body)
+            for name, body in (("take", _TAKE), ("admit", _ADMIT), ("touch", _TOUCH), ("count", _COUNT))
+        }
+
+    @property
+    def live_key(self) -> str:
+        return f"{self.prefix}:live"
+
+    def _live_ms(self) -> int:
+        """How long a session counts as live after creation or a touch: its TTL and some slack, so
+        that the count never drops a session Redis still holds (see ``touch``)."""
+        return (self.ttl + live_slack(self.ttl)) * 1000
+
+    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+        script = self._quota_scripts["take"]
+        interval = max(1, round(60_000 / per_minute))
+        key = f"{self.prefix}:rate:{bucket}"
+        wait = await self._guard(lambda: script(keys=[key], args=[interval, burst]))
+        return float(wait) / 1000
+
+    async def admit(self, key: SessionKey, cap: int) -> Admission:
+        script = self._quota_scripts["admit"]
+        got = await self._guard(
+            lambda: script(keys=[self.live_key], args=[key.session, self._live_ms(), cap])
+        )
+        if int(got[0]) == 1:
+            return Admission(True, int(got[1]))
+        return Admission(False, int(got[1]), max(float(got[2]), 0.0) / 1000)
+
+    async def live_sessions(self) -> int:
+        script = self._quota_scripts["count"]
+        return int(await self._guard(lambda: script(keys=[self.live_key], args=[])))
+
+    async def touch(self, keys: Sequence[SessionKey]) -> None:
+        if keys:
+            script = self._quota_scripts["touch"]
+            args: list[str | int] = [self._live_ms(), *(k.session for k in keys)]
+            await self._guard(lambda: script(keys=[self.live_key], args=args))
 
     async def _script(self, script: Script, key: SessionKey, args: list[Any]) -> Any:
         keys, fast = self.keys(key), self._fast
@@ -370,7 +735,54 @@ class RedisStore:
                 await pipe.execute()
             return 1
 
+        async def run_and_wait() -> int:
+            async with self.wait_client.client() as one:  # WAIT counts this connection's writes
+                async with one.pipeline(transaction=True) as pipe:
+                    pipe.hset(record, mapping={"rev": "1", "data": data})
+                    pipe.expire(record, self.ttl)
+                    await pipe.execute()
+                acked = int(await one.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms))
+            self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
+            return 1
+
+        return await self._guard(run_and_wait if self.wait_replicas else run)
+
+    def _check_replicated(self, acked: int, what: str, then: str) -> None:
+        if acked < self.wait_replicas:
+            raise not_replicated(what, acked, self.wait_replicas, self.wait_timeout_ms, then)
+
+    async def _write_and_wait(self, key: SessionKey, args: list[Any]) -> Any:
+        """The write script, then WAIT on the same connection (``--redis-wait-replicas``)."""
+        script = self._scripts[_WRITE_SCRIPT]
+
+        async def run() -> Any:
+            async with self.wait_client.pipeline(transaction=False) as pipe:
+                await script(keys=self.keys(key), args=args, client=pipe)
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+                got, acked = await pipe.execute()
+            if int(got[0]) == 1:
+                self._check_replicated(int(acked), "The move was written", MOVE_OUTCOME)
+            return got
+
         return await self._guard(run)
+
+    async def durability(self) -> Durability:
+        """What an acknowledged write survives, from the server's own settings (CONFIG GET, INFO)."""
+
+        async def read() -> tuple[dict[str, str], int]:
+            config: dict[Any, Any] = {}
+            for name in ("appendonly", "appendfsync", "save"):
+                config.update(await self.client.config_get(name))
+            info = await self.client.info("replication")
+            return {_text(k): _text(v) for k, v in config.items()}, int(info.get("connected_slaves", 0))
+
+        try:
+            config, replicas = await self._guard(read)
+        except LawspeakerError:
+            raise
+        except Exception as err:  # CONFIG is often renamed or refused on managed Redis
+            return Durability.unknown(f"CONFIG GET refused: {str(err)[:80]}", self.wait_replicas)
+        return Durability.of(config, replicas, self.wait_replicas)
 
     async def load(self, key: SessionKey, idem_field: str = "") -> Loaded | None:
         got: Sequence[Any] = await self._script(_LOAD_SCRIPT, key, [self.ttl, idem_field])
@@ -389,9 +801,13 @@ class RedisStore:
             write.idem_value,
             self.ttl,
             self.channel(key),
-            IDEMPOTENCY_WINDOW,
+            self.request_id_bytes,
+            self.request_id_ttl * 1000,
         ]
-        got: Sequence[Any] = await self._script(_WRITE_SCRIPT, key, args)
+        if self.wait_replicas:
+            got: Sequence[Any] = await self._write_and_wait(key, args)
+        else:
+            got = await self._script(_WRITE_SCRIPT, key, args)
         status = int(got[0])
         if status == 1:
             return WriteResult(WriteStatus.WRITTEN)
@@ -413,6 +829,7 @@ class RedisStore:
                 pipe.delete(*self.keys(key))
                 pipe.publish(self.channel(key), DELETED)
                 deleted, _ = await pipe.execute()
+            await self.client.zrem(self.live_key, key.session)  # another slot in a cluster: apart
             return int(deleted)
 
         return await self._guard(run) > 0
@@ -460,6 +877,9 @@ class RedisStore:
         await self.watchers.close()
         with contextlib.suppress(Exception):
             await self.client.aclose()
+        if self.wait_client is not self.client:
+            with contextlib.suppress(Exception):
+                await self.wait_client.aclose()
         with contextlib.suppress(Exception):
             await self.watch_client.aclose()
 

@@ -8,8 +8,11 @@ not a thousand of each.
 Nothing is skipped silently. The connection does not reconnect behind the watchers' backs (a
 message published while it was away would be lost): when it fails, every watcher's stream ends
 with UNAVAILABLE and a client that watches again starts from the current version. A watcher that
-falls ``backlog`` messages behind (a client that stopped reading) ends the same way, so that a slow
-client cannot make the replica buffer without bound.
+falls ``backlog`` messages or ``budget`` bytes behind (a client that stopped reading) ends the same
+way, so that a slow client cannot make the replica buffer without bound (:class:`WatchQueue`, which
+the in-process store uses too). A stream counts against ``limit`` from ``add`` to ``remove``, also
+after it ended, while its client has not yet taken the end: so ``limit`` times the per-stream bound
+caps what unread streams hold.
 """
 
 from __future__ import annotations
@@ -25,6 +28,67 @@ from lawspeaker.games.core import ErrorCode, LawspeakerError
 log = logging.getLogger("lawspeaker.sessions")
 
 Item = bytes | LawspeakerError  # a message, or the error that ends the stream
+WATCH_BYTES = 64 * 1024  # bytes of messages a watcher may have waiting before its stream is ended
+ITEM_BYTES = 64  # what a waiting message costs besides its bytes (object header, queue slot), rounded up
+RETRY_AFTER = 0.05  # seconds new watchers are refused at least after connecting failed (see Watchers)
+
+
+class WatchQueue:
+    """One watcher's messages not yet taken: at most ``backlog`` of them and ``budget`` bytes (each
+    message charged its length plus ITEM_BYTES, though one published message is the same bytes
+    object for every watcher of its session), then the item that ends the stream.
+
+    A message that alone exceeds the budget is let in when nothing waits, so a large version is
+    delivered rather than refused; the bound is then that one message.
+    """
+
+    def __init__(self, backlog: int, budget: int) -> None:
+        self.backlog = backlog
+        self.budget = budget
+        self.bytes = 0  # charged for the messages waiting
+        self._items: asyncio.Queue[tuple[Item, int]] = asyncio.Queue()
+
+    def __len__(self) -> int:
+        """Items waiting."""
+        return self._items.qsize()
+
+    def offer(self, data: bytes) -> bool:
+        """Queues ``data``, or returns False when the watcher is too far behind to take it (the
+        caller then ends the stream with :meth:`end` and sends it nothing more)."""
+        cost = len(data) + ITEM_BYTES
+        waiting = self._items.qsize()
+        if waiting and (waiting >= self.backlog or self.bytes + cost > self.budget):
+            return False
+        self.bytes += cost
+        self._items.put_nowait((data, cost))
+        return True
+
+    def end(self, item: Item) -> None:
+        """The last item: the stream ends after what waits (an error, or the shutdown message)."""
+        self._items.put_nowait((item, 0))
+
+    async def get(self) -> Item:
+        item, cost = await self._items.get()
+        self.bytes -= cost
+        return item
+
+    def behind(self) -> LawspeakerError:
+        """The error that ends this watcher's stream when a message did not fit."""
+        return LawspeakerError(
+            ErrorCode.UNAVAILABLE,
+            "WATCH_STREAM_BEHIND",
+            f"The watch stream fell {len(self)} versions behind ({self.bytes} bytes waiting; its client "
+            "stopped reading), so it was ended. Watch again to resume from the current version.",
+        )
+
+
+def watch_limit(limit: int) -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.UNAVAILABLE,
+        "WATCH_LIMIT",
+        f"This replica serves {limit} watch streams at most, and all are in use. "
+        "Watch again later; the other session calls keep working.",
+    )
 
 
 class Watchers:
@@ -42,39 +106,41 @@ class Watchers:
         backlog: int,
         timeout: float,
         poll: float = 5.0,
+        budget: int = WATCH_BYTES,
     ) -> None:
         self._client = client
         self._unavailable = unavailable
         self.limit = limit
         self.backlog = backlog
+        self.budget = budget  # bytes a watcher may have waiting (see WatchQueue)
         self._timeout = timeout  # for a subscription to be confirmed
         self._poll = poll  # the reader wakes this often when idle (redis-py's health check runs then)
-        # When connecting fails, new watchers are refused at once for ``timeout`` seconds instead of
-        # each waiting its turn to try again (they subscribe one at a time).
+        # When connecting fails, new watchers are refused at once for as long as the failed attempt
+        # took (at least RETRY_AFTER) instead of each waiting its turn to try again (they subscribe
+        # one at a time): a connection that hangs is tried at most every other ``timeout``, while one
+        # refused outright (Redis restarting) is tried again soon, so watching resumes within
+        # RETRY_AFTER of Redis being back (not up to ``timeout`` later).
         self._retry_at = 0.0
         self._failure = "Redis: the connection was lost"  # what the last failure was
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._channels: dict[bytes, set[asyncio.Queue[Item]]] = {}
-        self._queues: dict[asyncio.Queue[Item], bytes] = {}
+        self._channels: dict[bytes, set[WatchQueue]] = {}  # the watchers each message goes to
+        # Every watcher not yet removed, with its channel: what ``limit`` counts. A watcher that
+        # ended (fell behind, or the connection failed) stays here until its stream lets it go.
+        self._queues: dict[WatchQueue, bytes] = {}
         self._confirming: dict[bytes, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._closing: set[asyncio.Task[None]] = set()
 
     def __len__(self) -> int:
-        """Watchers subscribed now."""
+        """Watch streams open now (what ``limit`` counts)."""
         return len(self._queues)
 
-    async def add(self, channel: bytes) -> asyncio.Queue[Item]:
+    async def add(self, channel: bytes) -> WatchQueue:
         """A new watcher's queue, once ``channel`` is subscribed (so no later message is missed)."""
         async with self._lock:
             if len(self._queues) >= self.limit:
-                raise LawspeakerError(
-                    ErrorCode.UNAVAILABLE,
-                    "WATCH_LIMIT",
-                    f"This replica serves {self.limit} watch streams at most, and all are in use. "
-                    "Watch again later; the other session calls keep working.",
-                )
+                raise watch_limit(self.limit)
             if channel not in self._channels:
                 if self._pubsub is None and asyncio.get_running_loop().time() < self._retry_at:
                     raise self._unavailable(self._failure)
@@ -82,7 +148,7 @@ class Watchers:
             queues = self._channels.get(channel)
             if queues is None:  # the connection failed just after confirming the subscription
                 raise self._unavailable(self._failure)
-            queue: asyncio.Queue[Item] = asyncio.Queue()
+            queue = WatchQueue(self.backlog, self.budget)
             queues.add(queue)
             self._queues[queue] = channel
             return queue
@@ -94,6 +160,7 @@ class Watchers:
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._confirming[channel] = confirmed
         self._channels[channel] = set()
+        started = asyncio.get_running_loop().time()
         try:
             await pubsub.subscribe(channel)
             if self._reader is None:
@@ -102,7 +169,8 @@ class Watchers:
             self._confirming.pop(channel, None)
             self._channels.pop(channel, None)
             detail = f"Redis: {type(err).__name__}"
-            self._retry_at = asyncio.get_running_loop().time() + self._timeout
+            now = asyncio.get_running_loop().time()
+            self._retry_at = now + max(RETRY_AFTER, now - started)
             if self._pubsub is pubsub:
                 self._fail(detail)
             self._failure = detail
@@ -116,14 +184,16 @@ class Watchers:
                 await self._let_go(channel)
             raise self._unavailable("Redis: the subscription was not confirmed in time") from None
 
-    async def remove(self, queue: asyncio.Queue[Item]) -> None:
+    async def remove(self, queue: WatchQueue) -> None:
         """The watcher is gone: the last one of a channel unsubscribes it."""
         async with self._lock:
             channel = self._queues.pop(queue, None)
             if channel is None:
-                return  # already ended (the connection failed, or the watcher fell behind)
-            queues = self._channels[channel]
-            queues.discard(queue)
+                return  # removed already
+            queues = self._channels.get(channel)
+            if queues is None:
+                return  # every stream ended when the connection failed (or at shutdown)
+            queues.discard(queue)  # (gone already if it fell behind)
             if not queues:
                 await self._let_go(channel)
 
@@ -159,20 +229,12 @@ class Watchers:
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
         for queue in list(self._channels.get(channel, ())):
-            if queue.qsize() < self.backlog:
-                queue.put_nowait(data)
+            if queue.offer(data):
                 continue
-            # This watcher stopped reading: end its stream after what it has.
+            # This watcher stopped reading: end its stream after what it has. Its channel stays
+            # subscribed until the stream lets it go (``remove``).
             self._channels[channel].discard(queue)
-            del self._queues[queue]
-            queue.put_nowait(
-                LawspeakerError(
-                    ErrorCode.UNAVAILABLE,
-                    "WATCH_STREAM_BEHIND",
-                    f"The watch stream fell {self.backlog} versions behind (its client stopped "
-                    "reading), so it was ended. Watch again to resume from the current version.",
-                )
-            )
+            queue.end(queue.behind())
 
     def _fail(self, detail: str) -> None:
         """End every stream with UNAVAILABLE and drop the connection; the next watcher reconnects."""
@@ -193,9 +255,9 @@ class Watchers:
             task.add_done_callback(self._closing.discard)
 
     def _end_all(self, item: Item) -> None:
-        for queue in self._queues:
-            queue.put_nowait(item)
-        self._queues.clear()
+        for queues in self._channels.values():
+            for queue in queues:
+                queue.end(item)
         self._channels.clear()
 
     def stop(self, closed: bytes) -> None:

@@ -25,8 +25,8 @@ SERVICES: dict[str, descriptor.ServiceDescriptor] = {
 }
 
 
-def _metadata(token: str | None) -> tuple[tuple[str, str], ...]:
-    return (("authorization", f"Bearer {token}"),) if token else ()
+def _metadata(token: str | None, extra: tuple[tuple[str, str], ...] = ()) -> tuple[tuple[str, str], ...]:
+    return ((("authorization", f"Bearer {token}"),) if token else ()) + extra
 
 
 class Transport(Protocol):
@@ -56,8 +56,11 @@ class GrpcTransport:
 
     name = "grpc"
 
-    def __init__(self, channel: grpc.Channel, timeout: float | None, owned: bool) -> None:
+    def __init__(
+        self, channel: grpc.Channel, timeout: float | None, owned: bool, api_key: str | None = None
+    ) -> None:
         self.channel = channel
+        self._extra: tuple[tuple[str, str], ...] = (("x-api-key", api_key),) if api_key else ()
         self.timeout = timeout
         self._owned = owned
         stubs: dict[str, Any] = {  # the generated stub classes are untyped
@@ -71,7 +74,7 @@ class GrpcTransport:
     ) -> M:
         call = getattr(self._stubs[service], method)
         try:
-            response = call(request, timeout=self.timeout, metadata=_metadata(token))
+            response = call(request, timeout=self.timeout, metadata=_metadata(token, self._extra))
         except grpc.RpcError as err:
             raise errors.from_grpc(err) from None
         if not isinstance(response, response_type):  # pragma: no cover - the stubs are generated
@@ -81,7 +84,7 @@ class GrpcTransport:
     def stream(
         self, service: str, method: str, request: Message, response_type: type[M], token: str | None
     ) -> Iterator[M]:
-        call = getattr(self._stubs[service], method)(request, metadata=_metadata(token))
+        call = getattr(self._stubs[service], method)(request, metadata=_metadata(token, self._extra))
         try:
             yield from call
         except grpc.RpcError as err:
@@ -111,9 +114,10 @@ class RestTransport:
 
     name = "rest"
 
-    def __init__(self, http: httpx.Client, owned: bool) -> None:
+    def __init__(self, http: httpx.Client, owned: bool, api_key: str | None = None) -> None:
         self.http = http
         self._owned = owned
+        self._api_key = api_key
         self._routes: dict[tuple[str, str], _Route] = {
             (name, m.name): _Route(m) for name, svc in SERVICES.items() for m in svc.methods
         }
@@ -127,6 +131,8 @@ class RestTransport:
             path = path.replace("{" + param + "}", quote(value, safe=""))
             data.pop(request.DESCRIPTOR.fields_by_name[param].json_name, None)
         headers = {"accept": "application/json"}
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
         if token:
             headers["authorization"] = f"Bearer {token}"
         if route.body == "*":

@@ -38,17 +38,19 @@ class Client:
         timeout: float | None = DEFAULT_TIMEOUT,
         credentials: grpc.ChannelCredentials | None = None,
         channel: grpc.Channel | None = None,
+        api_key: str | None = None,
     ) -> Client:
         """A client over gRPC to ``target`` ("host:port"); TLS when ``credentials`` are given, or
-        over an existing ``channel`` (left open by :meth:`close`)."""
+        over an existing ``channel`` (left open by :meth:`close`). ``api_key`` is sent with every
+        call (``x-api-key`` metadata) for a service that requires one."""
         if channel is not None:
-            return cls(GrpcTransport(channel, timeout, owned=False))
+            return cls(GrpcTransport(channel, timeout, owned=False, api_key=api_key))
         made = (
             grpc.secure_channel(target, credentials)
             if credentials is not None
             else grpc.insecure_channel(target)
         )
-        return cls(GrpcTransport(made, timeout, owned=True))
+        return cls(GrpcTransport(made, timeout, owned=True, api_key=api_key))
 
     @classmethod
     def rest(
@@ -57,12 +59,15 @@ class Client:
         *,
         timeout: float | None = DEFAULT_TIMEOUT,
         http: httpx.Client | None = None,
+        api_key: str | None = None,
     ) -> Client:
         """A client over REST/JSON to ``base_url`` ("http://host:port"), or through an existing
-        ``httpx.Client`` whose base_url is the service (left open by :meth:`close`)."""
+        ``httpx.Client`` whose base_url is the service (left open by :meth:`close`). ``api_key`` is
+        sent with every call (the ``X-Api-Key`` header) for a service that requires one."""
         if http is not None:
-            return cls(RestTransport(http, owned=False))
-        return cls(RestTransport(httpx.Client(base_url=base_url, timeout=timeout), owned=True))
+            return cls(RestTransport(http, owned=False, api_key=api_key))
+        made = httpx.Client(base_url=base_url, timeout=timeout)
+        return cls(RestTransport(made, owned=True, api_key=api_key))
 
     @property
     def transport(self) -> str:

@@ -45,7 +45,8 @@ class LawspeakerClientError(Exception):
     ``code`` is the gRPC status code name (``NOT_FOUND``, ``FAILED_PRECONDITION``...), also over REST;
     ``reason`` the service's stable UPPER_SNAKE reason (``GAME_NOT_FOUND``, ``CAST_FIRST``...), empty
     when the failure did not come from the service (e.g. a connection failure); ``message`` the
-    explanation in words; ``field_violations`` the request fields at fault.
+    explanation in words; ``field_violations`` the request fields at fault; ``retry_after`` the
+    seconds to wait before trying again, when the service said (a quota: ``RESOURCE_EXHAUSTED``).
     """
 
     def __init__(
@@ -57,6 +58,7 @@ class LawspeakerClientError(Exception):
         *,
         http_status: int | None = None,
         metadata: Mapping[str, str] | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(code, reason, message)
         self.code = code
@@ -65,6 +67,7 @@ class LawspeakerClientError(Exception):
         self.field_violations: tuple[FieldViolation, ...] = tuple(field_violations)
         self.http_status = http_status
         self.metadata: dict[str, str] = dict(metadata or {})
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         head = f"{self.code} {self.reason}" if self.reason else self.code
@@ -86,6 +89,7 @@ def from_grpc(err: grpc.RpcError) -> LawspeakerClientError:
     reason = ""
     metadata: dict[str, str] = {}
     violations: list[FieldViolation] = []
+    retry_after: float | None = None
     status = None
     try:
         status = rpc_status.from_call(call)
@@ -105,7 +109,13 @@ def from_grpc(err: grpc.RpcError) -> LawspeakerClientError:
                 violations.extend(
                     FieldViolation(str(v.field), str(v.description)) for v in bad.field_violations
                 )
-    return LawspeakerClientError(code, reason, message, violations, metadata=metadata)
+            elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                retry = error_details_pb2.RetryInfo()
+                detail.Unpack(retry)
+                retry_after = retry.retry_delay.ToNanoseconds() / 1e9
+    return LawspeakerClientError(
+        code, reason, message, violations, metadata=metadata, retry_after=retry_after
+    )
 
 
 def from_response(response: httpx.Response) -> LawspeakerClientError:
@@ -125,6 +135,11 @@ def from_response(response: httpx.Response) -> LawspeakerClientError:
         if isinstance(v, dict)
     ]
     metadata = doc.get("metadata")
+    retry_after: float | None = None
+    try:
+        retry_after = float(response.headers["retry-after"])
+    except (KeyError, ValueError):  # absent, or an HTTP date (this service sends seconds)
+        retry_after = None
     return LawspeakerClientError(
         str(doc.get("code") or HTTP_CODES.get(status, "UNKNOWN")),
         str(doc.get("reason") or ""),
@@ -132,6 +147,7 @@ def from_response(response: httpx.Response) -> LawspeakerClientError:
         violations,
         http_status=status,
         metadata={str(k): str(v) for k, v in metadata.items()} if isinstance(metadata, dict) else None,
+        retry_after=retry_after,
     )
 
 
