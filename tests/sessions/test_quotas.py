@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
-import subprocess
 from collections.abc import Iterator
 
 import grpc
@@ -15,7 +13,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from transport.conftest import run_servers
-from transport.test_serve_command import start
+from transport.test_serve_command import serving
 
 from lawspeaker.access import (
     CALLER,
@@ -277,28 +275,9 @@ def test_quotas_count_the_forwarded_client_only_behind_a_trusted_proxy() -> None
 # --------------------------------------------------------------------------- two replicas, one Redis
 
 
-@contextlib.contextmanager
-def _replicas(redis_url: str, *flags: str) -> Iterator[list[str]]:
+def _replicas(redis_url: str, *flags: str) -> contextlib.AbstractContextManager[list[str]]:
     """Two `lawspeaker serve` processes on one Redis; their HTTP base URLs."""
-    procs: list[subprocess.Popen[str]] = []
-    urls = []
-    try:
-        for _ in range(2):
-            args = ["--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0", "--redis-url", redis_url]
-            proc, _, http_port = start([*args, *flags], {})
-            procs.append(proc)
-            urls.append(f"http://127.0.0.1:{http_port}")
-        yield urls
-    finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            if proc.stdout is not None:
-                proc.stdout.close()
+    return serving([(["--redis-url", redis_url, *flags], {})] * 2)
 
 
 @pytest.fixture

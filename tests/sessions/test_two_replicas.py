@@ -7,15 +7,13 @@ import contextlib
 import json
 import queue
 import random
-import signal
-import subprocess
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from transport.test_serve_command import start
+from transport.test_serve_command import serving
 
 from .conftest import REDIS_UP, REDIS_URL
 
@@ -28,29 +26,9 @@ pytestmark = [
 
 @pytest.fixture
 def replicas() -> Iterator[list[str]]:
-    procs: list[subprocess.Popen[str]] = []
-    urls = []
-    try:
-        for via_flag in (True, False):  # one replica told by flag, the other by environment
-            args = ["--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0"]
-            env = {"LAWSPEAKER_REDIS_URL": REDIS_URL}
-            proc, _, http_port = start(
-                [*args, "--redis-url", REDIS_URL] if via_flag else args, {} if via_flag else env
-            )
-            procs.append(proc)
-            urls.append(f"http://127.0.0.1:{http_port}")
+    # one replica told by flag, the other by environment
+    with serving([(["--redis-url", REDIS_URL], {}), ([], {"LAWSPEAKER_REDIS_URL": REDIS_URL})]) as urls:
         yield urls
-    finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
-            if proc.stdout is not None:
-                proc.stdout.close()
 
 
 def auth(token: str) -> dict[str, str]:

@@ -3,12 +3,14 @@ graceful shutdown on SIGTERM."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import grpc
 import httpx
@@ -37,6 +39,33 @@ def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], 
             break
     proc.kill()
     pytest.fail("lawspeaker serve did not report its ports")
+
+
+@contextlib.contextmanager
+def serving(launches: list[tuple[list[str], dict[str, str]]]) -> Iterator[list[str]]:
+    """One `lawspeaker serve` per (arguments, environment), on free loopback ports; their HTTP base
+    URLs. Each is stopped with SIGTERM at the end (killed if it does not stop within 20 s)."""
+    procs: list[subprocess.Popen[str]] = []
+    urls = []
+    try:
+        for args, env in launches:
+            proc, _, http_port = start(
+                ["--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0", *args], env
+            )
+            procs.append(proc)
+            urls.append(f"http://127.0.0.1:{http_port}")
+        yield urls
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+            if proc.stdout is not None:
+                proc.stdout.close()
 
 
 @pytest.mark.parametrize("via", ["flags", "environment"])
