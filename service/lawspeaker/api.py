@@ -2,7 +2,7 @@
 
 Each method takes a request message and returns a response message, or raises
 :class:`~lawspeaker.games.core.LawspeakerError`. Transports only decode, call and encode; they map
-errors to their own status codes once (``lawspeaker.grpc_server`` and ``lawspeaker.rest``).
+errors to their own status codes once (``lawspeaker.grpc_server`` and ``lawspeaker.http``).
 """
 
 from __future__ import annotations

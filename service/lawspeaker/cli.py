@@ -53,8 +53,8 @@ async def serve(
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
+    from lawspeaker.http.app import create_app
     from lawspeaker.http_limits import http_protocol
-    from lawspeaker.rest import create_app
     from lawspeaker.sessions.service import SessionApi
     from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
 

@@ -87,7 +87,7 @@ def openapi(check: bool = False) -> int:
     """Write clients/openapi.json from the running app's schema, or (check) fail if stale."""
     import json
 
-    from lawspeaker.rest import openapi_document
+    from lawspeaker.http.openapi import openapi_document
 
     text = json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
     if check:

@@ -26,6 +26,7 @@ from grpc_status import rpc_status
 from lawspeaker import errors
 from lawspeaker.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, Access, Caller, grpc_peer_address
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.http.problems import problem_response
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -58,9 +59,7 @@ async def _refuse(send: Send, err: LawspeakerError, connect: bool) -> None:
         content = msgspec.json.encode(body)
         media = b"application/json"
     else:
-        from lawspeaker.rest import _problem_response  # the one problem document writer
-
-        response = _problem_response(
+        response = problem_response(  # the one problem document writer
             errors.http_status(err),
             err.reason,
             err.message,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from google.api import annotations_pb2
 
-from lawspeaker.rest import EVENT_STREAM, SESSION_RPCS, SESSION_SERVICE, openapi_document
+from lawspeaker.http.openapi import openapi_document
+from lawspeaker.http.routes import SESSION_RPCS, SESSION_SERVICE
+from lawspeaker.http.session_routes import EVENT_STREAM
 
 pytestmark = pytest.mark.sessions
 

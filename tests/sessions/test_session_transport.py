@@ -24,8 +24,8 @@ from google.protobuf import json_format
 from grpc_status import rpc_status
 from transport.conftest import Servers, run_servers
 
-from lawspeaker import rest
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.http import session_routes
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_grpc
@@ -439,7 +439,7 @@ def test_a_slow_redis_is_unavailable_within_the_timeout_and_then_serves_again() 
 def test_a_quiet_sse_stream_sends_keep_alive_comments(
     running: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rest, "SSE_KEEPALIVE_SECONDS", 0.2)
+    monkeypatch.setattr(session_routes, "SSE_KEEPALIVE_SECONDS", 0.2)
     session, tokens, _ = create_rest(running.http)
     lines: list[str] = []
     with (

@@ -17,8 +17,8 @@ import uvicorn
 from lawspeaker.api import RulesApi
 from lawspeaker.cli import _EmbeddedServer
 from lawspeaker.grpc_server import create_server
+from lawspeaker.http.app import create_app
 from lawspeaker.http_limits import http_protocol
-from lawspeaker.rest import create_app
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.v1 import rules_service_pb2_grpc
 

@@ -17,7 +17,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from litestar.testing import TestClient
 
-from lawspeaker.rest import create_app
+from lawspeaker.http.app import create_app
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import game_pb2, valhalla_pb2

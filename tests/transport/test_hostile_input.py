@@ -41,7 +41,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from lawspeaker.api import RulesApi
-from lawspeaker.rest import RPCS, SESSION_RPCS, Rpc
+from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
 from lawspeaker.v1 import game_pb2, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb

@@ -19,8 +19,9 @@ import pytest
 from google.protobuf import json_format
 from litestar.testing import TestClient
 
+from lawspeaker.http.app import create_app
+from lawspeaker.http.openapi import openapi_document
 from lawspeaker.http_semantics import AllowTable, allow_header, parse_if_match
-from lawspeaker.rest import create_app, openapi_document
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import session_service_pb2 as spb

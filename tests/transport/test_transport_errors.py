@@ -16,7 +16,8 @@ from grpc_status import rpc_status
 
 from lawspeaker import devtools
 from lawspeaker.api import RulesApi
-from lawspeaker.rest import MAX_BODY_BYTES, openapi_document
+from lawspeaker.http.openapi import openapi_document
+from lawspeaker.http.problems import MAX_BODY_BYTES
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 

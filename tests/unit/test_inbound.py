@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lawspeaker import inbound
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
-from lawspeaker.rest import _decode
+from lawspeaker.http.bodies import decode_request as _decode
 from lawspeaker.v1 import game_pb2, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 

@@ -21,9 +21,10 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lawspeaker import rest, wire
+from lawspeaker import wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http import problems, routes, rules_routes
 from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
@@ -326,12 +327,12 @@ def _mutate(body: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
 
 
 def _post(fast: RulesApi | None, verb: str, game_id: str, body: bytes) -> Any:
-    rpc = rest._VERB_RPCS[verb]
+    rpc = routes.VERB_RPCS[verb]
     try:
-        content, media = rest.answer_post(SLOW, fast, rpc, game_id, body, "application/json", "")
+        content, media = rules_routes.answer_post(SLOW, fast, rpc, game_id, body, "application/json", "")
     except LawspeakerError as err:
         return ("error", err.code, err.reason, err.message, tuple(err.field_violations))
-    except rest.Problem as problem:
+    except problems.Problem as problem:
         return ("problem", problem.status, problem.reason, problem.detail)
     assert media == "application/json"
     return json.loads(content)

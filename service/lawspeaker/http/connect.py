@@ -39,21 +39,12 @@ from litestar.response import Stream
 from lawspeaker import errors, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http.bodies import JSON, decode_request, read_body, wire_decode
+from lawspeaker.http.problems import MAX_BODY_BYTES, Problem
+from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
+from lawspeaker.http.rules_routes import WIRE_RPCS, wire_answer
+from lawspeaker.http.session_routes import call_session
 from lawspeaker.http_semantics import allow_header
-from lawspeaker.rest import (
-    JSON,
-    MAX_BODY_BYTES,
-    RPCS,
-    SESSION_RPCS,
-    WIRE_RPCS,
-    Problem,
-    Rpc,
-    _decode,
-    _read_body,
-    _wire_decode,
-    call_session,
-    wire_answer,
-)
 from lawspeaker.sessions.service import SessionApi, bearer
 
 log = logging.getLogger(__name__)
@@ -144,7 +135,7 @@ def _decompress(body: bytes, encoding: str) -> bytes:
 
 async def _body(request: Request[Any, Any, Any]) -> bytes:
     try:
-        return await _read_body(request)
+        return await read_body(request)
     except Problem as err:
         if err.status == 413:
             raise ConnectError(
@@ -244,7 +235,7 @@ async def _stream_response(
             raise ConnectError("unimplemented", f"{request.url.path} is {what} here.")
         data = await _read_envelope(request)
         wire = "application/x-protobuf" if codec == "proto" else JSON
-        msg, _ = _decode(rpc.request_type, data, wire)
+        msg, _ = decode_request(rpc.request_type, data, wire)
         updates = streamer(rpc, msg, bearer(request.headers.get("authorization")))
         return Stream(_stream_frames(updates, codec), media_type=media, status_code=200)
     except LawspeakerError as err:
@@ -294,11 +285,13 @@ def _handler(
                 )
             data, codec = await _read(request, rpc)
             if codec == "json" and fast is not None and rpc.name in WIRE_RPCS:
-                wired = _wire_decode(rpc, data, JSON)
+                wired = wire_decode(rpc, data, JSON)
                 answer = wire_answer(fast, rpc, wired) if wired is not None else None
                 if answer is not None:
                     return Response(answer, media_type=JSON)
-            msg, _ = _decode(rpc.request_type, data, "application/x-protobuf" if codec == "proto" else JSON)
+            msg, _ = decode_request(
+                rpc.request_type, data, "application/x-protobuf" if codec == "proto" else JSON
+            )
             token = bearer(request.headers.get("authorization"))
             return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:

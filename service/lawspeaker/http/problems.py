@@ -1,0 +1,132 @@
+"""RFC 9457 problem documents: the REST transport's one writer of an error response, and the
+exception handlers that map every error to one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException
+
+from lawspeaker import errors, http_semantics
+from lawspeaker.games.core import FieldViolation, LawspeakerError
+
+log = logging.getLogger(__name__)
+
+
+MAX_BODY_BYTES = 1024 * 1024
+JSON = "application/json"
+PROBLEM_JSON = "application/problem+json"
+PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf")
+PROBLEM_BASE = "https://lawspeaker.dev/problems/"
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@dataclass
+class Problem(Exception):
+    """An HTTP-level error the REST transport raises itself (not one from the API)."""
+
+    status: int
+    reason: str
+    detail: str
+    field_violations: Sequence[FieldViolation] = ()
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def problem_response(
+    status: int,
+    reason: str,
+    detail: str,
+    code: str,
+    violations: Sequence[FieldViolation] = (),
+    metadata: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response[bytes]:
+    doc: dict[str, Any] = {
+        "type": PROBLEM_BASE + reason.lower().replace("_", "-"),
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "reason": reason,
+    }
+    if violations:
+        doc["fieldViolations"] = [{"field": v.field, "description": v.description} for v in violations]
+    if metadata:
+        doc["metadata"] = dict(metadata)
+    return Response(
+        msgspec.json.encode(doc), status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
+    )
+
+
+def lawspeaker_error_handler(_: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
+    return problem_response(
+        errors.http_status(err),
+        err.reason,
+        err.message,
+        errors.code_name(err),
+        err.field_violations,
+        errors.error_metadata(err),
+        errors.retry_after_header(err),
+    )
+
+
+def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+    if exc.status == 405 and not exc.headers:
+        return method_not_allowed(request, exc.detail, {})
+    code = errors.HTTP_CODE_NAMES.get(exc.status, "UNKNOWN")
+    return problem_response(exc.status, exc.reason, exc.detail, code, exc.field_violations, None, exc.headers)
+
+
+HTTP_REASONS = {
+    404: ("ROUTE_NOT_FOUND", "No route matches {method} {path}."),
+    405: ("METHOD_NOT_ALLOWED", "Method {method} is not allowed for {path}."),
+    413: ("BODY_TOO_LARGE", f"The request body exceeds the limit of {MAX_BODY_BYTES} bytes."),
+}
+
+
+def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    status = exc.status_code
+    if status >= 500:
+        return internal_error(request, exc)
+    reason, template = HTTP_REASONS.get(status, ("BAD_REQUEST", "{detail}"))
+    detail = template.format(method=request.method, path=request.url.path, detail=exc.detail)
+    headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    if status == 405:
+        return method_not_allowed(request, detail, headers)
+    code = errors.HTTP_CODE_NAMES.get(status, "UNKNOWN")
+    return problem_response(status, reason, detail, code, headers=headers)
+
+
+ALLOW_TABLE = "lawspeaker.allow"  # the app state key of the app's http_semantics.AllowTable
+
+
+def method_not_allowed(
+    request: Request[Any, Any, Any], detail: str, fallback: Mapping[str, str]
+) -> Response[bytes]:
+    """A 405 whose ``Allow`` names the methods of the route's ``:verb`` (Litestar's own, in
+    ``fallback``, names those of every verb on the path), or a 404 when the route has no such verb."""
+    table: http_semantics.AllowTable | None = request.app.state.get(ALLOW_TABLE)
+    path = request.scope["path"]
+    methods = table.lookup(path) if table is not None else None
+    if table is not None and methods is not None and not methods:
+        detail = f"No route matches {request.method} {path}."
+        _, colon, verb = path.rsplit("/", 1)[-1].rpartition(":")
+        if colon:
+            known = ", ".join(f":{v}" for v in table.verbs(path)) or "none"
+            detail = f"{detail[:-1]}: unknown method ':{verb}'; known methods: {known}."
+        return problem_response(404, "ROUTE_NOT_FOUND", detail, "NOT_FOUND")
+    headers = {"Allow": http_semantics.allow_header(methods)} if methods else dict(fallback)
+    return problem_response(405, "METHOD_NOT_ALLOWED", detail, "UNIMPLEMENTED", headers=headers)
+
+
+def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(500, "INTERNAL", "Internal error.", "INTERNAL")

@@ -1,0 +1,147 @@
+"""The RulesService routes: ``GET /v1/games``, ``GET /v1/games/{game}`` and the ``:verb`` POSTs,
+with canonical JSON bodies answered over ``lawspeaker.wire`` messages (the hot path)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from google.protobuf.message import Message
+from litestar import Request, Response, get, post
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
+
+from lawspeaker import protojson, wire
+from lawspeaker.api import RulesApi
+from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
+from lawspeaker.http.bodies import (
+    JSON,
+    PROTOBUF_TYPES,
+    accepts_protobuf,
+    decode_request,
+    encode_answer,
+    first_header,
+    read_body,
+    wants_protobuf,
+    wire_decode,
+)
+from lawspeaker.http.problems import Problem
+from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
+
+log = logging.getLogger(__name__)
+
+
+def answer_post(
+    rules: RulesApi,
+    fast: RulesApi | None,
+    rpc: Rpc,
+    game_id: str,
+    body: bytes,
+    content_type: str,
+    accept: str,
+) -> tuple[bytes, str]:
+    """The response body and media type of a RulesService POST RPC on ``game_id``, or the
+    LawspeakerError / Problem refusing it.
+
+    A canonical proto3 JSON body that asks for a JSON answer goes through ``fast`` (a RulesApi over
+    ``lawspeaker.wire`` messages); anything else, or everything when ``fast`` is None, through
+    ``rules`` over protobuf. Both give the same answer (``tests/unit/test_wire.py``).
+    """
+    if fast is not None and not accepts_protobuf(accept, False):
+        wired = wire_decode(rpc, body, content_type)
+        if wired is not None:
+            check_game(wired.game, game_id)
+            answer = wire_answer(fast, rpc, msgspec.structs.replace(wired, game=game_id))
+            if answer is not None:
+                return answer, JSON
+    msg, was_protobuf = decode_request(rpc.request_type, body, content_type)
+    check_game(getattr(msg, "game"), game_id)  # noqa: B009
+    setattr(msg, "game", game_id)  # noqa: B010
+    response = call_rpc(rules, rpc, msg)
+    if accepts_protobuf(accept, was_protobuf):
+        return response.SerializeToString(), PROTOBUF_TYPES[0]
+    return msgspec.json.encode(protojson.to_dict(response)), JSON
+
+
+WIRE_RPCS = frozenset(r.name for r in VERB_RPCS.values())
+"""The RulesService RPCs served over ``lawspeaker.wire`` messages for JSON: the four POST ones (the
+GET ones are cheap, and DescribeGame's answer holds a google.protobuf.Struct)."""
+
+
+def wire_answer(fast: RulesApi, rpc: Rpc, wired: Any) -> bytes | None:
+    """The JSON answer of ``rpc`` to a wire request, or None when the request turns out not to be
+    canonical (two members of a oneof): the API is pure, so the caller starts over on the general
+    path. Errors are raised as on that path."""
+    with contextlib.suppress(wire.NotCanonical):
+        return wire.encode(call_rpc(fast, rpc, wired))
+    return None
+
+
+def check_game(body_game: str, game_id: str) -> None:
+    if body_game and body_game != game_id:
+        raise LawspeakerError(
+            ErrorCode.MALFORMED,
+            "GAME_MISMATCH",
+            f"The body names game {body_game!r} but the path names {game_id!r}.",
+            (FieldViolation("game", f"must be {game_id!r}, as in the path, or unset"),),
+        )
+
+
+def call_rpc(api: RulesApi, rpc: Rpc, msg: Any) -> Any:
+    method: Callable[[Message], Message] = getattr(api, rpc.api_method)
+    return method(msg)
+
+
+def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHandler]:
+    """The RulesService routes. ``fast``, the same rules over ``lawspeaker.wire`` messages, answers
+    canonical JSON bodies of the POST RPCs (``answer_post``)."""
+
+    @get(COLLECTION)
+    async def list_games(request: Request[Any, Any, Any]) -> Response[bytes]:
+        rpc = GET_RPCS[COLLECTION]
+        return encode_answer(call_rpc(rules, rpc, rpc.request_type()), wants_protobuf(request, False))
+
+    described: dict[tuple[str, bool], Response[bytes]] = {}  # fixed per game: encoded once
+
+    @get(RESOURCE_ROUTE)
+    async def describe_game(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
+        protobuf = wants_protobuf(request, False)
+        found = described.get((game, protobuf))
+        if found is not None:
+            return Response(found.content, media_type=found.media_type)
+        if ":" in game:  # "valhalla:new" is a POST route (or, with an unknown verb, none)
+            raise Problem(405, "METHOD_NOT_ALLOWED", f"Method GET is not allowed for {request.url.path}.")
+        rpc = GET_RPCS[RESOURCE]
+        msg = rpc.request_type()
+        setattr(msg, "game", game)  # noqa: B010 - the field named by the path template
+        answer = encode_answer(call_rpc(rules, rpc, msg), protobuf)
+        described[(game, protobuf)] = answer  # only known games get here: an unknown one raised
+        return Response(answer.content, media_type=answer.media_type)
+
+    @post(RESOURCE_ROUTE, status_code=200)
+    async def custom_method(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
+        game_id, sep, verb = game.rpartition(":")
+        if not sep:
+            raise Problem(405, "METHOD_NOT_ALLOWED", f"Method POST is not allowed for {request.url.path}.")
+        rpc = VERB_RPCS.get(verb)
+        if rpc is None:
+            known = ", ".join(f":{v}" for v in sorted(VERB_RPCS))
+            raise Problem(
+                404, "ROUTE_NOT_FOUND", f"Unknown method ':{verb}' on {RESOURCE}; known methods: {known}."
+            )
+        body = await read_body(request)
+        content, media_type = answer_post(
+            rules,
+            fast,
+            rpc,
+            game_id,
+            body,
+            first_header(request, b"content-type"),
+            first_header(request, b"accept"),
+        )
+        return Response(content, media_type=media_type)
+
+    return [list_games, describe_game, custom_method]
