@@ -312,6 +312,10 @@ def test_moving_stones_is_not_limited_by_the_dice_left_unless_the_option_says_so
     assert not [m for m in GAME.legal_moves(limited) if isinstance(m, Gather)]
     refused = core.validate(GAME, limited, Gather(seat, 1))
     assert refused is not None and refused.reason == "TOO_MANY_STONES"
+    assert refused.message.startswith("No more stones can be moved from Sigtuna")
+    beyond = core.validate(GAME, state, Gather(seat, state.sigtuna[seat] + 1))
+    assert beyond is not None and beyond.reason == "TOO_MANY_STONES"
+    assert f"Between 1 and {state.sigtuna[seat]} stones" in beyond.message
 
 
 def test_gathering_without_dice_still_rolls_one() -> None:
@@ -364,6 +368,9 @@ def test_the_roll_is_a_chance_step_die_by_die() -> None:
     assert chance is not None and len(chance.outcomes) == 6
     assert all(abs(o.probability - 1 / 6) < 1e-12 for o in chance.outcomes)
     assert GAME.legal_moves(state) == (Draw(),)
+    refused(state, Draw(7), "NO_SUCH_OUTCOME")
+    wrong = core.validate(GAME, state, Draw(7))
+    assert wrong is not None and wrong.message.endswith("the possible outcomes are 1, 2, 3, 4, 5, 6.")
     n = state.to_roll
     for value in range(1, n + 1):
         state, _ = play(state, Draw(value))
@@ -646,16 +653,63 @@ def test_a_pawn_reaching_sigtuna_places_a_stone_and_returns_to_a_chosen_star() -
     assert state.pawns[0] == REFERENCE.star_node(1)
 
 
-def test_a_pawn_landing_on_another_pawn_stops_and_returns() -> None:
+def test_a_pawn_ending_its_move_on_another_pawn_lands_on_it_and_returns() -> None:
     """If the pawn reaches Sigtuna or lands on another pawn, place 1 stone in Sigtuna, return the pawn
-    to a starting star of your choice and stop moving."""
+    to a starting star of your choice and stop moving. (Assumption PAWN_ARRIVES: the pawn lands on
+    another pawn when it ends its move on that pawn's space.)"""
     start = started(4, 1)
+    state = resolving(start, PAWN, 1, roads=empty_roads(), pawns=(F1, F2, start.pawns[2]))
+    state, events = play(state, MovePawn(0))
+    assert state.pawns[0] == F2 and "PAWN_ARRIVED" in kinds(events)
+    assert "landed on another pawn" in events[-1].text
+    state, _ = play(state, PlaceStone(next(c for c in range(4) if state.houses[state.turn][c])))
+    state, _ = play(state, ReturnPawn(4))
+    assert state.pawns[0] == REFERENCE.star_node(4) and state.pawns[1] == F2
+    # A die on f3 stops the pawn early on f2: it ends its move there, so it lands on the pawn too.
+    roads = list(empty_roads())
+    roads[F3] = 6
+    state = resolving(start, PAWN, 3, roads=tuple(roads), pawns=(F1, F2, start.pawns[2]))
+    state, events = play(state, MovePawn(0))
+    assert state.pawns[0] == F2 and "PAWN_ARRIVED" in kinds(events) and state.pawn == 0
+
+
+def test_a_pawn_passes_over_a_pawn_it_does_not_end_its_move_on() -> None:
+    """If the pawn reaches Sigtuna or lands on another pawn, place 1 stone in Sigtuna, return the pawn
+    to a starting star of your choice and stop moving. (Assumption PAWN_ARRIVES: a pawn walking past
+    another pawn's space has not landed on it.)"""
+    start = started(4, 1)
+    assert not start.options.pawns_stop_at_pawns  # the default reading
     state = resolving(start, PAWN, 3, roads=empty_roads(), pawns=(F1, F2, start.pawns[2]))
+    state, events = play(state, MovePawn(0))
+    assert state.pawns[:2] == (F3, F2)  # f2 (1 step) and the difficult f3 (2 steps)
+    assert "PAWN_ARRIVED" not in kinds(events) and state.pawn == -1
+
+
+def test_with_the_option_a_pawn_stops_on_the_first_pawn_it_steps_onto() -> None:
+    """If the pawn reaches Sigtuna or lands on another pawn, place 1 stone in Sigtuna, return the pawn
+    to a starting star of your choice and stop moving. (Assumption PAWN_ARRIVES, option
+    pawns_stop_at_pawns: stepping onto a pawn's space is landing on it; pawns never pass each other.)"""
+    start = started(4, 1)
+    stopping = at(start, options=Options(pawns_stop_at_pawns=True))
+    state = resolving(stopping, PAWN, 3, roads=empty_roads(), pawns=(F1, F2, start.pawns[2]))
     state, events = play(state, MovePawn(0))
     assert state.pawns[0] == F2 and "PAWN_ARRIVED" in kinds(events)
     state, _ = play(state, PlaceStone(next(c for c in range(4) if state.houses[state.turn][c])))
     state, _ = play(state, ReturnPawn(4))
     assert state.pawns[0] == REFERENCE.star_node(4)
+
+
+def test_two_pawns_share_a_road_space_only_while_one_waits_to_return() -> None:
+    """If the pawn reaches Sigtuna or lands on another pawn, place 1 stone in Sigtuna, return the pawn
+    to a starting star of your choice — so, under either reading of PAWN_ARRIVES, pawns resting on the
+    roads stand on different spaces (check_state)."""
+    start = started(4, 1)
+    shared = start._replace(pawns=(F2, F2, start.pawns[2]))
+    assert "pawns" in {p.field for p in GAME.check_state(shared)}
+    waiting = resolving(start, PAWN, 1, roads=empty_roads(), pawns=(F1, F2, start.pawns[2]))
+    waiting, _ = play(waiting, MovePawn(0))
+    assert waiting.pawn == 0 and GAME.check_state(waiting) == []
+    assert "pawn" in {p.field for p in GAME.check_state(waiting._replace(pawns=(F3, F2, start.pawns[2])))}
 
 
 # --------------------------------------------------------------------------- the Thing

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from math import comb
 
 import pytest
@@ -43,6 +44,7 @@ from lawspeaker.games.penki import (
     PlacePair,
     Setup,
     State,
+    Stuck,
     Tile,
     Tiles,
     make_state,
@@ -633,17 +635,71 @@ def test_the_tactical_tip_every_legal_move_can_hand_the_opponent_the_win() -> No
     refused(state, Pass(), "PASS_NOT_ALLOWED")
 
 
-def test_the_game_is_a_draw_when_no_legal_move_remains() -> None:
-    """ "The game may also end in a draw." (assumption DRAW_GAME)"""
+STUCK_DRAW = Options(tiles=Tiles.HORIZONTAL_ONLY, stuck=Stuck.DRAW)
+
+
+def _stuck_board() -> list[TileSpec]:
+    """Four storeys of filler, 8 cavities wide (flat tiles: the widest play area), and three empty
+    tiles on top; the fourth top tile is the one connection left. Light holds no pair: once the
+    last top tile is connected, light can neither place a pair nor connect a tile."""
+    tiles: list[TileSpec] = [(x, y, "??") for y in range(4) for x in range(0, 8, 2)]
+    return tiles + [(x, 4, "") for x in range(0, 6, 2)]
+
+
+def test_a_player_who_cannot_move_is_skipped_while_the_opponent_can() -> None:
+    """ "The game may also end in a draw." "It is not permitted to pass your turn." (assumption
+    DRAW_GAME: a player with no legal move is not passing by choice; their turn is skipped while the
+    opponent can still move)"""
     assumption("DRAW_GAME")
+    state = position(_stuck_board(), hands={0: ""}, turn=1)
+    assert DEFAULT.stuck is Stuck.SKIP_TURN and state.options.stuck is Stuck.SKIP_TURN
+    assert not any(state.hands[0]) and sum(state.hands[1]) == 12
+    assert connects(state) == {(6, 4, False)}
+    after, events = play(state, ConnectTile(6, 4))
+    assert kinds(events) == ["TILE_CONNECTED", "TURN_SKIPPED"]
+    assert events[1].player == 0 and "Dark (player 2) plays again" in events[1].text
+    assert after.phase is Phase.PLAY and after.turn == 1
+    assert GAME.legal_moves(after) and all(isinstance(m, PlacePair) for m in GAME.legal_moves(after))
+    # Dark fills a top tile; a tile can be connected on it, so light moves again.
+    again, events = play(after, PlacePair(6, 4, D, D))
+    assert kinds(events) == ["PAIR_PLACED"] and again.phase is Phase.PLAY and again.turn == 0
+    assert connects(again) == {(6, 5, False)}
+    # A state with the stuck player on turn should have been skipped (check_state).
+    problems = GAME.check_state(replace(after, turn=0))
+    assert [p.field for p in problems] == ["phase"] and "skipped" in problems[0].description
+
+
+def test_with_the_stuck_option_the_game_is_drawn_when_the_player_on_turn_cannot_move() -> None:
+    """ "The game may also end in a draw." (assumption DRAW_GAME, option stuck=PENKI_STUCK_DRAW: the
+    game is a draw as soon as the player on turn cannot move, though the opponent holds pairs)"""
+    state = position(_stuck_board(), hands={0: ""}, turn=1, options=STUCK_DRAW)
+    after, events = play(state, ConnectTile(6, 4))
+    assert kinds(events) == ["TILE_CONNECTED", "GAME_DRAWN"]
+    assert events[1].player == 0 and "Light (player 1) can neither" in events[1].text
+    assert after.phase is Phase.OVER and after.winner == -1 and sum(after.hands[1]) == 12
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.result is core.Result.DRAW
+    assert GAME.legal_moves(after) == ()
+    # The same finished state is no draw under the default reading: dark can still move.
+    problems = GAME.check_state(replace(after, options=replace(STUCK_DRAW, stuck=Stuck.SKIP_TURN)))
+    assert [p.field for p in problems] == ["winner"] and "can still move" in problems[0].description
+
+
+@pytest.mark.parametrize("options", [DEFAULT, Options(stuck=Stuck.DRAW)], ids=["skip-turn", "draw"])
+def test_the_game_is_a_draw_when_no_legal_move_remains(options: Options) -> None:
+    """ "The game may also end in a draw." (assumption DRAW_GAME: by default when neither player can
+    move, which is every piece placed; with stuck=DRAW when the player on turn cannot move)"""
     found = 0
-    for state in random_states():
+    for state in random_states(options):
         if state.phase is Phase.OVER and state.winner < 0:
             outcome = GAME.outcome(state)
             assert outcome is not None and outcome.result is core.Result.DRAW and outcome.winners == ()
             assert GAME.legal_moves(state) == ()
             mover = state.turn
             assert not any(state.hands[mover]) or all(t.filled for t in state.tiles)
+            if options.stuck is Stuck.SKIP_TURN:
+                assert not any(state.hands[0]) and not any(state.hands[1])
+                assert state.supply == 0 and all(t.filled for t in state.tiles)
             found += 1
     assert found
 
@@ -688,5 +744,5 @@ def test_the_service_plays_penki_with_json_moves() -> None:
     applied = api.apply_move(pb.ApplyMoveRequest(game="penki", state=state, move=listed.moves[0]))
     assert applied.events[0].kind == "PAIR_DRAWN" and applied.events[0].penki.HasField("pair")
     described = api.describe_game(pb.DescribeGameRequest(game="penki"))
-    assert {o.name for o in described.options} == {"setup", "tiles", "alignment"}
+    assert {o.name for o in described.options} == {"setup", "tiles", "alignment", "stuck"}
     assert {a.id for a in described.assumptions} == {a.id for a in ASSUMPTIONS}

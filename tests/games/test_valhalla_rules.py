@@ -26,6 +26,7 @@ from lawspeaker.games.valhalla import (
     ASSUMPTIONS,
     GAME,
     Cast,
+    EntryBlocked,
     Hagalaz,
     MoveShip,
     Options,
@@ -381,6 +382,7 @@ def test_entering_lands_on_the_space_of_the_cast_among_the_first_five() -> None:
     for points in range(1, 6):
         state = position({"light": dict.fromkeys(range(1, 7), 0), "dark": {1: 0}}, points, options=enter)
         assert moves_of(state) == {(k, points) for k in range(1, 7)}
+        refused(state, MoveShip(3, 6), "WRONG_DISTANCE", "ship 3, waiting off the board,", f"to {points}")
         new_state, events = play(state, MoveShip(3, points))
         assert ships(new_state, "light")[3] == points
         assert kinds(events) == ["SHIP_MOVED"]
@@ -388,16 +390,69 @@ def test_entering_lands_on_the_space_of_the_cast_among_the_first_five() -> None:
         assert new_state.phase is Phase.CAST and new_state.turn == DARK_SEAT
 
 
-def test_entering_onto_an_occupied_space_is_impossible() -> None:
+ENTER = Options(start=Start.ENTER)
+#: The other reading of ENTER_MOVES: a player whose entry space is occupied may move another ship.
+ENTER_MOVE_ANOTHER = Options(start=Start.ENTER, entry_blocked=EntryBlocked.MOVE_ANOTHER)
+
+
+def test_entering_onto_an_occupied_space_forfeits_the_turn() -> None:
     """ "If a space is occupied by another ship of either colour, the player forfeits their
-    turn." (assumption ENTER_MOVES: entering onto an occupied space is not a move; another ship
-    may still move)"""
-    enter = Options(start=Start.ENTER)
-    state = position({"light": {1: 0, 2: 3, 3: 9}, "dark": {1: 0, 2: 1}}, 3, options=enter)
+    turn." (assumption ENTER_MOVES: a player with a ship still waiting off the board forfeits when
+    the cast's space is occupied, though a ship on the board could move)"""
+    assumption("ENTER_MOVES")
+    assert ENTER.entry_blocked is EntryBlocked.FORFEIT  # the default reading
+    # Light ship 1 waits; the cast's space 3 holds light's own ship 2. Ships 2 (3 -> 6) and 3
+    # (9 -> 12) could move, but the turn is forfeited.
+    own = position({"light": {1: 0, 2: 3, 3: 9}, "dark": {1: 0, 2: 1}}, options=ENTER, phase=Phase.CAST)
+    after, events = play(own, Cast(NATURAL[3]))
+    assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"]
+    assert "waiting to enter on 3" in events[1].text and "forfeits" in events[1].text
+    assert after.phase is Phase.CAST and after.turn == DARK_SEAT and after.positions == own.positions
+    # A ship of the other colour on the space forfeits the turn just the same.
+    other = position({"light": {1: 0, 2: 9}, "dark": {1: 0, 2: 1}}, options=ENTER, phase=Phase.CAST)
+    after, events = play(other, Cast(NATURAL[1]))
+    assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"] and after.turn == DARK_SEAT
+    # A free entry space: the player enters or moves a ship already on the board.
+    free = position({"light": {1: 0, 2: 3, 3: 9}, "dark": {1: 0, 2: 1}}, 2, options=ENTER)
+    assert moves_of(free) == {(1, 2), (2, 5), (3, 11)}
+    # A player with no ship waiting is not entering: an occupied space of the cast does not matter.
+    entered = position({"light": {1: 3, 2: 9}, "dark": {1: 0, 2: 1}}, 3, options=ENTER)
+    assert moves_of(entered) == {(1, 6), (2, 12)}
+    # A move state whose entry space is occupied should have been forfeited (check_state).
+    blocked = position({"light": {1: 0, 2: 3, 3: 9}, "dark": {1: 0, 2: 1}}, 3, options=ENTER_MOVE_ANOTHER)
+    problems = GAME.check_state(replace(blocked, options=ENTER))
+    assert [p.field for p in problems] == ["points"] and "forfeited" in problems[0].description
+
+
+def test_with_all_five_entry_spaces_occupied_a_ship_on_the_board_moves() -> None:
+    """ "If a space is occupied by another ship of either colour, the player forfeits their
+    turn." (assumption ENTER_MOVES: not when all five entry spaces are occupied; no cast could enter
+    then, and both fleets would forfeit every cast for good)"""
+    full = {"light": {1: 0, 2: 1, 3: 3, 4: 5, 5: 9}, "dark": {1: 0, 2: 2, 3: 4}}
+    state = position(full, options=ENTER, phase=Phase.CAST)
+    moving, events = play(state, Cast(NATURAL[3]))
+    assert kinds(events) == ["STICKS_CAST"] and moving.phase is Phase.MOVE
+    # Ship 1 cannot enter on 3 (own ship 3); light 2 cannot hit dark 3 on the protected 4.
+    assert moves_of(moving) == {(3, 6), (4, 8), (5, 12)}
+    refused(moving, MoveShip(1, 3), "LANDS_ON_OWN_SHIP", "Light ship 1", "3", "own ship 3")
+    after, _ = play(moving, MoveShip(3, 6))
+    # Space 3 is free again, so dark (ship 1 waiting) is entering: a cast of 1 hits light 2 on 1.
+    _, events = play(after, Cast(NATURAL[1]))
+    assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"] and "on 1" in events[1].text
+
+
+def test_entry_blocked_option_lets_another_ship_move() -> None:
+    """ "If a space is occupied by another ship of either colour, the player forfeits their
+    turn." (assumption ENTER_MOVES, option entry_blocked=MOVE_ANOTHER: entering onto an occupied
+    space is not a move; another ship may still move, and only a player with no move forfeits)"""
+    state = position({"light": {1: 0, 2: 3, 3: 9}, "dark": {1: 0, 2: 1}}, 3, options=ENTER_MOVE_ANOTHER)
     # Ship 1 cannot enter on 3 (own ship 2); ships 2 and 3 move on.
     assert moves_of(state) == {(2, 6), (3, 12)}
     refused(state, MoveShip(1, 3), "LANDS_ON_OWN_SHIP", "Light ship 1", "3", "own ship 2")
-    state = position({"light": {1: 0, 2: 9}, "dark": {1: 0, 2: 1}}, 1, options=enter)
+    after, events = play(state, MoveShip(2, 6))
+    assert kinds(events) == ["SHIP_MOVED"] and ships(after, "light")[2] == 6
+    state = position({"light": {1: 0, 2: 9}, "dark": {1: 0, 2: 1}}, 1, options=ENTER_MOVE_ANOTHER)
+    assert moves_of(state) == {(2, 10)}
     refused(state, MoveShip(1, 1), "ENTRY_SPACE_PROTECTED", "Light ship 1", "Dark ship 2", "1")
 
 
@@ -428,19 +483,20 @@ def test_ships_on_the_first_five_spaces_cannot_be_hit() -> None:
 
 def test_a_player_with_no_possible_move_forfeits_the_turn() -> None:
     """ "If a space is occupied by another ship of either colour, the player forfeits their
-    turn." (assumption ENTER_MOVES: a player with no possible move forfeits)"""
-    enter = Options(start=Start.ENTER)
+    turn." (assumption ENTER_MOVES: a player with no possible move forfeits, under either reading)"""
+    enter = ENTER_MOVE_ANOTHER
     state = position({"light": {1: 0, 2: 3}, "dark": {1: 0, 2: 1}}, phase=Phase.CAST, options=enter)
     new_state, events = play(state, Cast(NATURAL[3]))  # ship 1 cannot enter on 3; 3+3=6 is free
     assert new_state.phase is Phase.MOVE
     # Light's last ship waits off the board and its entry space 5 is held by a dark ship.
-    blocked = position({"light": {1: 0}, "dark": {1: 0, 2: 5}}, phase=Phase.CAST, options=enter)
-    new_state, events = play(blocked, Cast(NATURAL[5]))
-    assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"]
-    assert "forfeits" in events[1].text
-    assert new_state.phase is Phase.CAST
-    assert new_state.turn == DARK_SEAT
-    assert new_state.positions == blocked.positions
+    for options in (ENTER, ENTER_MOVE_ANOTHER):
+        blocked = position({"light": {1: 0}, "dark": {1: 0, 2: 5}}, phase=Phase.CAST, options=options)
+        new_state, events = play(blocked, Cast(NATURAL[5]))
+        assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"]
+        assert "forfeits" in events[1].text
+        assert new_state.phase is Phase.CAST
+        assert new_state.turn == DARK_SEAT
+        assert new_state.positions == blocked.positions
     # A cast scoring nothing forfeits too.
     new_state, events = play(state, Cast(HAGALAZ_ALONE))
     assert kinds(events) == ["STICKS_CAST", "TURN_FORFEITED"]
@@ -487,6 +543,7 @@ def test_extra_points_beyond_36_must_be_used_by_another_ship() -> None:
     assert new_state.turn == LIGHT_SEAT
     assert moves_of(new_state) == {(2, 17), (3, 23)}
     refused(new_state, MoveShip(2, 19), "WRONG_DISTANCE", "Light ship 2", "exactly 3", "17")
+    refused(new_state, Cast(), "MOVE_BEFORE_CASTING", "3 points left over", "another ship")
     final, events = play(new_state, MoveShip(3, 23))
     assert kinds(events) == ["SHIPS_SWAPPED"]
     assert ships(final, "light") == {1: VALHALLA, 2: 14, 3: 23, 4: 36, 5: 36, 6: 36}
@@ -503,7 +560,7 @@ def test_extra_points_are_lost_when_no_other_ship_can_use_them() -> None:
     state = position({"light": {1: 35, 2: 27, 3: 29}, "dark": {1: 31, 2: 32, 3: 25, 4: 26}}, 3)
     new_state, events = play(state, MoveShip(1, VALHALLA))
     assert kinds(events) == ["SHIP_ENTERED_VALHALLA", "EXTRA_POINTS_LOST"]
-    assert "2 point(s)" in events[1].text
+    assert "2 points" in events[1].text
     assert new_state.phase is Phase.CAST and new_state.turn == DARK_SEAT
     assert ships(new_state, "light") == {1: VALHALLA, 2: 27, 3: 29, 4: 36, 5: 36, 6: 36}
 

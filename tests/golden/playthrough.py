@@ -36,6 +36,19 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
         {"valhalla": {"start": "VALHALLA_START_ENTER", "doubles": True}},
     ),
     (
+        "valhalla-enter-doubles-move-another.json",
+        "valhalla",
+        2,
+        12,
+        {
+            "valhalla": {
+                "start": "VALHALLA_START_ENTER",
+                "doubles": True,
+                "entryBlocked": "VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER",
+            }
+        },
+    ),
+    (
         "valhalla-traditional-own.json",
         "valhalla",
         2,
@@ -80,6 +93,7 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
     ("birka-4-players.json", "birka", 4, 53, {}),
     ("birka-2-players-ten-rounds.json", "birka", 2, 54, {"birka": {"calendar_rounds": 10}}),
     ("penki-pair-by-pair.json", "penki", 2, 21, {}),
+    ("penki-pair-by-pair-stuck-draw.json", "penki", 2, 21, {"penki": {"stuck": "PENKI_STUCK_DRAW"}}),
     (
         "penki-random-pairs-flat-stacked.json",
         "penki",

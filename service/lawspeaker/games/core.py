@@ -90,16 +90,49 @@ class Violation:
 
 
 class IllegalMove(LawspeakerError):
-    """Raised by :func:`apply` for a move that is not legal."""
+    """Raised by :func:`apply` for a move that is not legal. ``rule`` (the anchor of the rule it
+    breaks, :attr:`RuleReason.rule`) travels in the error's metadata."""
 
-    def __init__(self, violation: Violation, code: ErrorCode = ErrorCode.ILLEGAL_MOVE) -> None:
+    def __init__(
+        self, violation: Violation, code: ErrorCode = ErrorCode.ILLEGAL_MOVE, rule: str = ""
+    ) -> None:
         super().__init__(
             code,
             violation.reason,
             violation.message,
             (FieldViolation(violation.field, violation.message),),
+            {"rule": rule} if rule else None,
         )
         self.violation = violation
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class RuleReason:
+    """One reason a game refuses a move for: what it means and the rule it enforces.
+
+    ``rule`` is a stable anchor in the game's rules document (``docs/rules/valhalla.md#cast-first``),
+    served with every violation of this reason; ``rulebook`` quotes the rulebook sentence the rule
+    enforces or, where the rulebook is silent, names the assumption taken instead. Every reason a
+    game's ``explain`` can return is listed in its ``reasons`` (``tests/games/test_reasons.py``).
+    """
+
+    reason: str
+    meaning: str
+    rule: str
+    rulebook: str
+
+
+def rule_reasons(doc: str, *rows: tuple[str, str, str]) -> Mapping[str, RuleReason]:
+    """A game's reasons from ``(reason, meaning, rulebook)`` rows; each rule's anchor in
+    ``docs/rules/<doc>.md`` is the reason in lower case with hyphens (``CAST_FIRST``: ``cast-first``)."""
+    table: dict[str, RuleReason] = {}
+    for reason, meaning, rulebook in rows:
+        if reason in table:
+            raise ValueError(f"reason {reason} is listed twice")
+        anchor = reason.lower().replace("_", "-")
+        table[reason] = RuleReason(reason, meaning, f"docs/rules/{doc}.md#{anchor}", rulebook)
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +314,7 @@ class Game(Protocol[S, M, O]):
     min_players: int
     max_players: int
     rules_version: str
+    reasons: Mapping[str, RuleReason]  # every reason ``explain`` gives, with the rule it enforces
 
     def default_options(self) -> O:
         """The options used when a client sets none."""
@@ -356,6 +390,12 @@ def validate(game: Game[S, M, O], state: S, move: M) -> Violation | None:
     return game.explain(state, move)
 
 
+def rule_of(game: Game[S, M, O], reason: str) -> str:
+    """The anchor of the rule a reason of ``game`` enforces; "" for a reason that is no rule."""
+    found = game.reasons.get(reason)
+    return found.rule if found is not None else ""
+
+
 def apply(game: Game[S, M, O], state: S, move: M) -> tuple[S, list[Event]]:
     """Apply a move after validating it; raises :class:`IllegalMove` with the rule it breaks."""
     violation = validate(game, state, move)
@@ -363,5 +403,5 @@ def apply(game: Game[S, M, O], state: S, move: M) -> tuple[S, list[Event]]:
         code = ErrorCode.GAME_OVER if violation.reason == "GAME_OVER" else ErrorCode.ILLEGAL_MOVE
         if violation.reason == "NOT_YOUR_TURN":
             code = ErrorCode.NOT_YOUR_TURN
-        raise IllegalMove(violation, code)
+        raise IllegalMove(violation, code, rule_of(game, violation.reason))
     return game.apply(state, move)

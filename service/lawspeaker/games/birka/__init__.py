@@ -45,6 +45,7 @@ from lawspeaker.games.birka.data import (
     data_for,
     load_data,
 )
+from lawspeaker.games.birka.reasons import REASONS
 from lawspeaker.games.core import (
     Assumption,
     Chance,
@@ -591,6 +592,7 @@ class Birka:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     rules_version = "birka-1"
+    reasons = REASONS
 
     def default_options(self) -> Options:
         return Options()
@@ -912,7 +914,11 @@ class Birka:
                 Phase.SETUP_START: f"the starting player is a seat from 0 to {state.players - 1} "
                 f"(Player 1 to Player {state.players})",
                 Phase.ROLL: f"the die shows 1 to {DIE_FACES}",
-            }.get(state.phase, f"this draw has {known} possible outcome(s), listed by LegalMoves")
+            }.get(
+                state.phase,
+                f"this draw has {known} possible {'outcome' if known == 1 else 'outcomes'}, listed with the "
+                "legal moves",
+            )
             return Violation("NO_SUCH_OUTCOME", f"That is not a possible outcome ({what}): {hint}.", field)
         seat = state.actor
         row = state.visthus[seat]
@@ -966,7 +972,8 @@ class Birka:
             if move.bread:
                 return Violation(
                     "CANNOT_PAY_RATION",
-                    f"The Ration costs {bread} {data.resource_names[data.bread]}, and you hold too few.",
+                    f"The Ration costs {bread} {data.resource_names[data.bread]}, and you hold "
+                    f"{row[data.bread]}.",
                     "pay_ration.bread",
                 )
             if len(move.food) != len(data.food) or sum(move.food) != food or min(move.food) < 0:
@@ -1138,7 +1145,8 @@ class Birka:
             if not data.ownable[b]:
                 return Violation(
                     "NOT_FOR_SALE",
-                    f"The {data.building_names[b]} is not owned: it is always available.",
+                    f"The {data.building_names[b]} cannot be built: nobody owns it and it is always "
+                    "available.",
                     "build.building",
                 )
             if owners[b] >= 0:

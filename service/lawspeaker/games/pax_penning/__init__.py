@@ -48,6 +48,7 @@ from lawspeaker.games.pax_penning.board import (
     board_for,
     load_board,
 )
+from lawspeaker.games.pax_penning.reasons import REASONS
 
 __all__ = ["BISHOP", "KING", "KNIGHT", "PAWN", "REFERENCE", "ROOK", "Board", "BoardError", "load_board"]
 
@@ -112,10 +113,12 @@ DIE_PHASES = frozenset({Phase.SETUP_ROADBLOCK_ROLL, Phase.SETUP_DIE_ROLL, Phase.
 class Options:
     """Options of a game. ``board`` is the JSON text of a map; empty means the reference map.
     ``gathering_limited_by_dice``: a player may move only as many stones as there are dice left for
-    them (the other reading of assumption DICE_SUPPLY)."""
+    them (the other reading of assumption DICE_SUPPLY). ``pawns_stop_at_pawns``: a walking pawn stops
+    on the first pawn it steps onto (the other reading of assumption PAWN_ARRIVES)."""
 
     board: str = ""
     gathering_limited_by_dice: bool = False
+    pawns_stop_at_pawns: bool = False
 
 
 # --------------------------------------------------------------------------- moves
@@ -415,6 +418,11 @@ def _gather_cap(state: State, board: Board) -> int:
     return _supply(state, board) - silvers(state, state.turn) - state.moved
 
 
+def _count(n: int, noun: str) -> str:
+    """``n`` of ``noun`` as a player reads it: "1 Penning", "2 Pennings"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _empty_spaces(state: State) -> list[int]:
     pawns = state.pawns
     return [i for i, v in enumerate(state.roads) if not v and i not in pawns]
@@ -430,7 +438,8 @@ class PaxPenning:
     title = "Pax Penning"
     min_players = 3
     max_players = 5
-    rules_version = "pax_penning-1"
+    rules_version = "pax_penning-2"
+    reasons = REASONS
 
     def default_options(self) -> Options:
         return Options()
@@ -650,8 +659,13 @@ class PaxPenning:
                 return Violation("NOT_A_CHANCE_STEP", f"Nothing is drawn now: {_WAITING[phase]}.", "draw")
             return Violation("WRONG_STEP", f"That move is not part of this step: {_WAITING[phase]}.", "move")
         if isinstance(move, Draw):
+            chance = self.chance(state)
+            listed = [o.move.outcome for o in chance.outcomes if isinstance(o.move, Draw)] if chance else []
             return Violation(
-                "NO_SUCH_OUTCOME", f"{move.outcome} is not a possible outcome of this draw.", "draw.outcome"
+                "NO_SUCH_OUTCOME",
+                f"Outcome {move.outcome} is not possible in this draw; the possible outcomes are "
+                f"{', '.join(str(o) for o in listed)}.",
+                "draw.outcome",
             )
         n = state.players
         seat = state.actor
@@ -675,17 +689,19 @@ class PaxPenning:
                 return Violation(
                     "ALREADY_GATHERED", "Stones of that colour were already moved this turn.", "gather.colour"
                 )
-            return Violation(
-                "TOO_MANY_STONES",
-                f"Between 1 and {min(_gather_cap(state, board), state.sigtuna[move.colour])} stones "
-                "can be moved: "
-                "one die per stone, as long as dice remain in the supply.",
-                "gather.count",
-            )
+            cap, held = _gather_cap(state, board), state.sigtuna[move.colour]
+            if cap <= 0:
+                why = "No more stones can be moved from Sigtuna: each needs a die, and none is left."
+            elif cap < held:
+                left = "1 die is" if cap == 1 else f"{cap} dice are"
+                why = f"Between 1 and {cap} stones can be moved: one die per stone, and {left} left."
+            else:
+                why = f"Between 1 and {held} stones of that colour can be moved: Sigtuna holds {held}."
+            return Violation("TOO_MANY_STONES", why, "gather.count")
         if isinstance(move, AskBlessing):
             return Violation(
                 "CANNOT_ASK",
-                "A blessing is asked once a turn of another player with stones in Sigtuna.",
+                "A blessing can be asked only of another player with stones in Sigtuna, once a turn.",
                 "ask_blessing",
             )
         if isinstance(move, SendStone):
@@ -701,22 +717,33 @@ class PaxPenning:
                 )
             return Violation("NOT_ANOTHER_HOUSE", "Stones go to another player's House.", "send_stone.house")
         if isinstance(move, ChangeStanding):
+            h = len(state.hierarchy)
             return Violation(
                 "NO_SUCH_PAIR",
-                f"Adjacent hierarchy slots are 0-1 up to "
-                f"{len(state.hierarchy) - 2}-{len(state.hierarchy) - 1}.",
+                f"There are no adjacent hierarchy slots {move.position} and {move.position + 1}: Change "
+                f"Standing swaps slots 0 and 1 up to {h - 2} and {h - 1}.",
                 "change_standing.position",
             )
         if isinstance(move, AnnounceLoyalty):
-            return Violation("NO_SUCH_COIN", "That player has no such coin.", "announce_loyalty")
+            if not 0 <= move.seat < n:
+                why = f"There is no seat {move.seat}: the seats are 0 to {n - 1}."
+            else:
+                k = len(state.coins[move.seat])
+                why = f"{_who(move.seat)} has no coin {move.coin}: their coins are numbered 0 to {k - 1}."
+            return Violation("NO_SUCH_COIN", why, "announce_loyalty")
         if isinstance(move, ChooseBowl):
             if not 0 <= move.bowl < len(board.bowl_values):
-                return Violation("NO_SUCH_BOWL", "There is no such market bowl.", "choose_bowl.bowl")
+                return Violation(
+                    "NO_SUCH_BOWL",
+                    f"There is no market bowl {move.bowl}: the bowls are numbered 0 (the top) to "
+                    f"{len(board.bowl_values) - 1}.",
+                    "choose_bowl.bowl",
+                )
             if board.bowl_values[move.bowl] > pennings(state, state.turn):
                 return Violation(
                     "BOWL_TOO_EXPENSIVE",
                     f"The bowl's value {board.bowl_values[move.bowl]} exceeds your "
-                    f"{pennings(state, state.turn)} Pennings.",
+                    f"{_count(pennings(state, state.turn), 'Penning')}.",
                     "choose_bowl.bowl",
                 )
             if any(b == move.bowl for b, _ in state.chosen):
@@ -796,7 +823,7 @@ class PaxPenning:
             events.append(
                 Event(
                     "STONES_GATHERED",
-                    f"{_who(seat)} moved {k} stone(s) of {_who(c)} from Sigtuna.",
+                    f"{_who(seat)} moved {_count(k, 'stone')} of {_who(c)} from Sigtuna.",
                     seat,
                     EventDetail(k, (c,)),
                 )
@@ -1122,7 +1149,7 @@ class PaxPenning:
         events.append(
             Event(
                 "FEAST",
-                f"{_who(state.turn)} rolled {list(state.dice)}: {pairs} pair(s).",
+                f"{_who(state.turn)} rolled {', '.join(map(str, state.dice))}: {_count(pairs, 'pair')}.",
                 state.turn,
                 EventDetail(pairs),
             )
@@ -1250,7 +1277,10 @@ class PaxPenning:
         else:
             events.append(
                 Event(
-                    "KING_MOVED", f"The King walks {state.x} coin(s) clockwise.", state.turn, EventDetail(pos)
+                    "KING_MOVED",
+                    f"The King walks {_count(state.x, 'coin')} clockwise.",
+                    state.turn,
+                    EventDetail(pos),
                 )
             )
             state = state._replace(king=pos)
@@ -1262,6 +1292,7 @@ class PaxPenning:
         sigtuna = board.sigtuna
         roads, difficult, advance = state.roads, board.difficult, board.advance
         others = state.pawns[:p] + state.pawns[p + 1 :]
+        stops_at_pawns = state.options.pawns_stop_at_pawns
         owners: list[int] = []
         start = node
         stop = ""
@@ -1284,9 +1315,13 @@ class PaxPenning:
             if node == sigtuna:
                 stop = "reached Sigtuna"
                 break
-            if node in others:
+            if stops_at_pawns and node in others:
                 stop = "landed on another pawn"
                 break
+        # "lands on another pawn" (assumption PAWN_ARRIVES): the pawn ends its move on that pawn's
+        # space, having walked at least one step; it passes over pawns on the way.
+        if not stop and node != start and node in others:
+            stop = "landed on another pawn"
         seat = state.turn
         events.append(
             Event(
@@ -1556,6 +1591,17 @@ class PaxPenning:
                 add(FieldViolation(f"pawns[{p}]", "stands on a road space or a starting star"))
             elif on_space and state.roads[node]:
                 add(FieldViolation(f"pawns[{p}]", "cannot share a road space with a die"))
+        # Under either reading of PAWN_ARRIVES a pawn that ends its move on another pawn returns to a
+        # starting star: two pawns share a road space only while one of them waits to return, and that
+        # one stands in Sigtuna or on another pawn.
+        resting = [node for p, node in enumerate(state.pawns) if p != state.pawn and 0 <= node < board.spaces]
+        if len(set(resting)) != len(resting):
+            add(FieldViolation("pawns", "two pawns share a road space: a pawn landing on another returns"))
+        if 0 <= state.pawn < len(state.pawns):
+            node = state.pawns[state.pawn]
+            others = state.pawns[: state.pawn] + state.pawns[state.pawn + 1 :]
+            if node != board.sigtuna and node not in others:
+                add(FieldViolation("pawn", "the pawn waiting to return reached Sigtuna or landed on a pawn"))
         pieces = sorted([p for row in state.bowls for p in row] + list(state.taken))
         if state.phase is not Phase.SETUP_MARKET and pieces != list(board.market_pieces):
             add(FieldViolation("bowls", "every market piece is in one bowl or in use"))
@@ -1848,7 +1894,7 @@ _WAITING: dict[Phase, str] = {
     Phase.SETUP_SEND: "a setup stone is placed in another player's House",
     Phase.SETUP_DIE_ROLL: "a player rolls a die to place on a road",
     Phase.SETUP_DIE_PLACE: "the rolled die is placed on an empty road space",
-    Phase.GATHER: "gathering: move stones from Sigtuna, ask for a blessing, or roll",
+    Phase.GATHER: "the player on turn gathers, moving stones from Sigtuna, asking for a blessing or rolling",
     Phase.BLESSING: "the asked player gives or refuses their blessing",
     Phase.GATHER_BLESSED: "the blessed player's stones are moved",
     Phase.ROLL: "the dice pool is being rolled",
@@ -1882,6 +1928,13 @@ OPTIONS = (
         "gathering_limited_by_dice",
         "Gathering: a player may move only as many stones from Sigtuna as there are dice left for them "
         "(by default any number may be moved; the pool is capped by the dice in the supply).",
+        "false",
+        ("true", "false"),
+    ),
+    OptionInfo(
+        "pawns_stop_at_pawns",
+        "Pawn: a walking pawn stops on the first pawn it steps onto, so pawns never pass each other (by "
+        "default it passes over pawns and lands on one only when it ends its move on that pawn's space).",
         "false",
         ("true", "false"),
     ),
@@ -2060,9 +2113,12 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "PAWN_ARRIVES",
         "If the pawn reaches Sigtuna or lands on another pawn, place 1 stone in Sigtuna, return the pawn "
         "to a starting star of your choice and stop moving.",
-        "Stepping onto a pawn's space is landing on it (pawns cannot pass pawns). The mover places the "
-        "stone (any colour, after the runestone owners pay) and then picks any starting star; several "
-        "pawns may share a star.",
+        "A pawn lands on another pawn when it ends its move on that pawn's road space (after walking X, or "
+        "earlier when a die or a difficult space stops it); it passes over pawns on the way. The mover "
+        "places the stone (any colour, after the runestone owners pay) and then picks any starting star; "
+        "several pawns may share a star.",
+        "pawns_stop_at_pawns=true (stepping onto a pawn's space is landing on it: the pawn stops on the "
+        "first pawn it reaches and pawns never pass each other)",
     ),
     Assumption(
         "CLEAN_UP",

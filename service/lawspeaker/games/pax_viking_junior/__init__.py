@@ -54,6 +54,7 @@ from lawspeaker.games.pax_viking_junior.components import (
     components_for,
     load_components,
 )
+from lawspeaker.games.pax_viking_junior.reasons import REASONS
 
 __all__ = ["REFERENCE", "Components", "ComponentsError", "load_components"]
 
@@ -342,6 +343,7 @@ class PaxVikingJunior:
     min_players = 2
     max_players = MAX_PLAYERS
     rules_version = "pax_viking_junior-1"
+    reasons = REASONS
 
     def default_options(self) -> Options:
         return Options()
@@ -701,7 +703,9 @@ class PaxVikingJunior:
                 )
             return Violation(
                 "NOT_ENOUGH_KITTENS",
-                f"Only {_kittens_word(left)} {'is' if left == 1 else 'are'} left on your Cat board.",
+                f"Only {_kittens_word(left)} {'is' if left == 1 else 'are'} left on your Cat board."
+                if left
+                else "You have no Kittens left on your Cat board.",
                 "place_kittens.count",
             )
         if isinstance(move, PlaceBigCat):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -39,6 +39,7 @@ from lawspeaker.games.core import (
     Violation,
     check_ply,
 )
+from lawspeaker.games.penki.reasons import REASONS
 
 # --------------------------------------------------------------------------- component data
 
@@ -133,6 +134,13 @@ class Alignment(enum.Enum):
     TILES = "TILES"
 
 
+class Stuck(enum.Enum):
+    """What happens when the player on turn has no legal move (assumption DRAW_GAME)."""
+
+    SKIP_TURN = "SKIP_TURN"
+    DRAW = "DRAW"
+
+
 class Phase(enum.Enum):
     """What the game waits for."""
 
@@ -149,6 +157,7 @@ class Options:
     setup: Setup = Setup.PAIR_BY_PAIR
     tiles: Tiles = Tiles.UPRIGHT_ALLOWED
     alignment: Alignment = Alignment.CAVITIES
+    stuck: Stuck = Stuck.SKIP_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,9 +417,10 @@ def place_moves(state: State) -> list[PlacePair]:
     return out
 
 
-def _has_move(state: State) -> bool:
-    """Whether the player on turn (phase PLAY) has any legal move."""
-    if any(state.hands[state.turn]) and any(t.first == EMPTY for t in state.tiles):
+def _has_move(state: State, seat: int | None = None) -> bool:
+    """Whether ``seat`` (by default the player on turn) would have a legal move in phase PLAY: the
+    tile connections are the same for both players, the pairs are their own."""
+    if any(state.hands[state.turn if seat is None else seat]) and any(t.first == EMPTY for t in state.tiles):
         return True
     return bool(connect_moves(state))
 
@@ -437,7 +447,8 @@ class Penki:
     title = "Penki"
     min_players = 2
     max_players = 2
-    rules_version = "penki-1"
+    rules_version = "penki-2"
+    reasons = REASONS
 
     # -- creation -------------------------------------------------------------
 
@@ -569,10 +580,11 @@ class Penki:
         pair = (min(move.first, move.second), max(move.first, move.second))
         who = _who(state.turn)
         if not state.hands[state.turn][KIND_OF[pair]]:
-            held = ", ".join(_piece_list(p) for p in hand_pairs(state.hands[state.turn])) or "no pairs"
+            hand = state.hands[state.turn]
+            held = ", ".join(f"{n} {_piece_list(PAIR_KINDS[k])}" for k, n in enumerate(hand) if n)
             return Violation(
                 "PAIR_NOT_HELD",
-                f"{who} holds no {_piece_list(pair)} pair (holds: {held}).",
+                f"{who} holds no {_piece_list(pair)} pair (holds: {held or 'no pairs'}).",
                 "place_pair",
             )
         tile = next((t for t in state.tiles if t.x == move.x and t.y == move.y), None)
@@ -600,8 +612,8 @@ class Penki:
         if move.upright and state.options.tiles is Tiles.HORIZONTAL_ONLY:
             return Violation(
                 "UPRIGHT_NOT_ALLOWED",
-                "Tiles lie horizontally in this game (two cavities side by side); upright tiles are an "
-                "option.",
+                "Tiles lie horizontally in this game (two cavities side by side): its options do not allow "
+                "upright tiles.",
                 f,
             )
         new = Tile(move.x, move.y, move.upright).cavities
@@ -644,15 +656,15 @@ class Penki:
             if (x, y - 1) not in existing:
                 return Violation(
                     "GAP_BELOW_TILE",
-                    f"There would be a gap between a tile {where} and the base line: cavity ({x}, {y - 1}) "
-                    "must be filled first.",
+                    f"There would be a gap between a tile {where} and the base line: the space at "
+                    f"({x}, {y - 1}) must be filled first.",
                     f,
                 )
             if (x, y - 1) not in filled:
                 return Violation(
                     "TILE_BELOW_NOT_FILLED",
-                    f"The tile below ({x}, {y - 1}) has not yet been filled with playing pieces, so no tile "
-                    f"may be connected {where}.",
+                    f"The tile holding cavity ({x}, {y - 1}) has not yet been filled with playing pieces, so "
+                    f"no tile may be connected {where}.",
                     f,
                 )
         if state.options.alignment is Alignment.TILES and move.y > 0:
@@ -898,16 +910,30 @@ class Penki:
         return self._check_stuck(after, events)
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
-        """End the game in a draw when the player now on turn has no legal move."""
+        """Deal with a player now on turn who has no legal move (assumption DRAW_GAME).
+
+        By default (``stuck=SKIP_TURN``) the turn goes back to the player who just moved while they
+        can move: the stuck player is not passing to avoid placing pieces, and the opponent's pairs
+        still have to be placed. The game is a draw only when neither player can move. With
+        ``stuck=DRAW`` the game is a draw at once."""
         if _has_move(state):
             return state
-        events.append(
-            Event(
-                "GAME_DRAWN",
-                f"{_who(state.turn)} can neither place a pair nor connect a tile: the game is a draw.",
-                state.turn,
+        stuck = state.turn
+        if state.options.stuck is Stuck.SKIP_TURN and _has_move(state, 1 - stuck):
+            events.append(
+                Event(
+                    "TURN_SKIPPED",
+                    f"{_who(stuck)} can neither place a pair nor connect a tile, so the turn is skipped: "
+                    f"{_who(1 - stuck)} plays again.",
+                    stuck,
+                )
             )
-        )
+            return replace(state, turn=1 - stuck)
+        if state.options.stuck is Stuck.SKIP_TURN:
+            text = "Neither player can place a pair or connect a tile: the game is a draw."
+        else:
+            text = f"{_who(stuck)} can neither place a pair nor connect a tile: the game is a draw."
+        events.append(Event("GAME_DRAWN", text, stuck))
         return State(
             state.options,
             Phase.OVER,
@@ -1019,6 +1045,12 @@ class Penki:
                 add(FieldViolation("winner", "the winner must have an unbroken row of five"))
             if state.winner < 0 and rows:
                 add(FieldViolation("winner", "a row of five is on the board, so the game is not a draw"))
+            elif state.winner < 0 and not problems:
+                skip = state.options.stuck is Stuck.SKIP_TURN
+                if skip and (_has_move(state, 0) or _has_move(state, 1)):
+                    add(FieldViolation("winner", "a player can still move, so the game is not a draw"))
+                elif not skip and _has_move(state):
+                    add(FieldViolation("winner", "the player on turn can move, so the game is not a draw"))
         else:
             if state.winner != -1:
                 add(FieldViolation("winner", "must be -1 while the game goes on"))
@@ -1039,7 +1071,9 @@ class Penki:
                     )
                 )
             elif not problems and not _has_move(state):
-                add(FieldViolation("phase", "the player on turn has no legal move: the game should be over"))
+                skipped = state.options.stuck is Stuck.SKIP_TURN and _has_move(state, 1 - state.turn)
+                then = "the turn should have been skipped" if skipped else "the game should be over"
+                add(FieldViolation("phase", f"the player on turn has no legal move: {then}"))
         ply_problem = check_ply(state.ply)
         if ply_problem is not None:
             add(ply_problem)
@@ -1074,6 +1108,13 @@ OPTIONS = (
         "sit exactly on top of one tile.",
         "PENKI_ALIGNMENT_CAVITIES",
         ("PENKI_ALIGNMENT_CAVITIES", "PENKI_ALIGNMENT_TILES"),
+    ),
+    OptionInfo(
+        "stuck",
+        "When the player on turn cannot move: skip their turn while the opponent can still move (a draw "
+        "only when neither can), or declare the game drawn at once.",
+        "PENKI_STUCK_SKIP_TURN",
+        ("PENKI_STUCK_SKIP_TURN", "PENKI_STUCK_DRAW"),
     ),
 )
 
@@ -1177,8 +1218,13 @@ ASSUMPTIONS = (
     Assumption(
         "DRAW_GAME",
         "The game may also end in a draw.",
-        "The game is a draw when the player on turn has no legal move: no pair to place or no empty tile, "
-        "and no tile can be connected (this includes every piece having been placed).",
+        "A player with no legal move (no pair to place or no empty tile, and no tile can be connected) is "
+        "not passing by choice, so their turn is skipped while the opponent can still move; the game is a "
+        "draw when neither player can move, which comes to every piece placed without a row of five. "
+        "The ban on passing is about avoiding placing pieces (the author's tip): skipping keeps every held "
+        "pair in play, where a draw at once would let the opponent's pairs go unplaced.",
+        "stuck=PENKI_STUCK_DRAW (the game is a draw as soon as the player on turn has no legal move, even "
+        "with the opponent still holding pairs and empty tiles left)",
     ),
     Assumption(
         "NO_PASS",

@@ -34,6 +34,7 @@ from lawspeaker.games.core import (
     Violation,
     check_ply,
 )
+from lawspeaker.games.valhalla.reasons import REASONS
 
 # --------------------------------------------------------------------------- board data
 
@@ -101,6 +102,13 @@ class Hagalaz(enum.Enum):
     CANCELS_OWN = "CANCELS_OWN"
 
 
+class EntryBlocked(enum.Enum):
+    """With the enter start, what a player still entering does when the cast's space is occupied."""
+
+    FORFEIT = "FORFEIT"
+    MOVE_ANOTHER = "MOVE_ANOTHER"
+
+
 class Phase(enum.Enum):
     """What the game waits for."""
 
@@ -119,6 +127,7 @@ class Options:
     scoring: Scoring = Scoring.RUNES
     hagalaz: Hagalaz = Hagalaz.CANCELS_ANOTHER
     doubles: bool = False
+    entry_blocked: EntryBlocked = EntryBlocked.FORFEIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +238,11 @@ def _seat_of_colour(state: State, colour: int) -> int:
     return state.dark_seat if colour == DARK else 1 - state.dark_seat
 
 
+def _points(n: int) -> str:
+    """``n`` points in words a player reads: "1 point", "2 points"."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _who(state: State, seat: int) -> str:
     if state.dark_seat < 0:
         return f"Player {seat + 1}"
@@ -334,6 +348,34 @@ def _mover_colour(state: State) -> int:
     return _colour_of_seat(state, state.turn)
 
 
+def blocked_entry(state: State) -> int:
+    """The occupied entry space that forfeits the turn of the player on turn, or 0 (assumption
+    ENTER_MOVES, default reading).
+
+    "If a space is occupied by another ship of either colour, the player forfeits their turn": with
+    the enter start a player is entering while a ship of theirs still waits off the board; when the
+    space of the cast is then occupied by any ship, the turn is forfeited even though a ship on the
+    board could move. Not when all five entry spaces are occupied: no cast could enter then, and
+    with six ships a fleet and five spaces both fleets would forfeit every cast for good, so the
+    player moves a ship on the board as usual.
+    """
+    options = state.options
+    if (
+        options.start is not Start.ENTER
+        or options.entry_blocked is not EntryBlocked.FORFEIT
+        or state.phase is not Phase.MOVE
+    ):
+        return 0
+    space = state.points
+    positions = state.positions
+    if space not in ENTRY_SPACES or space not in positions:
+        return 0
+    base = _mover_colour(state) * SHIPS
+    if 0 not in positions[base : base + SHIPS] or ENTRY_SPACES.issubset(positions):
+        return 0
+    return space
+
+
 _LAST: tuple[State | None, tuple[MoveShip, ...]] = (None, ())
 
 
@@ -353,7 +395,7 @@ def _current_moves(state: State) -> tuple[MoveShip, ...]:
         and state.cast is not None
         and is_natural_one(state.cast, state.options)
     )
-    moves = tuple(ship_moves(state, colour, state.points, natural_one))
+    moves = () if blocked_entry(state) else tuple(ship_moves(state, colour, state.points, natural_one))
     _LAST = (state, moves)
     return moves
 
@@ -437,7 +479,8 @@ class Valhalla:
     title = "Valhalla"
     min_players = 2
     max_players = 2
-    rules_version = "valhalla-1"
+    rules_version = "valhalla-2"
+    reasons = REASONS
 
     # -- creation -------------------------------------------------------------
 
@@ -512,11 +555,14 @@ class Valhalla:
         phase = state.phase
         who = _who(state, state.turn)
         if isinstance(move, Cast):
-            return Violation(
-                "MOVE_BEFORE_CASTING",
-                f"{who} cast {state.points} and must move a ship before the sticks are cast again.",
-                "cast",
-            )
+            if phase is Phase.EXTRA_POINTS:
+                due = (
+                    f"has {_points(state.points)} left over from a ship entering Valhalla and must move "
+                    "another ship"
+                )
+            else:
+                due = f"cast {state.points} and must move a ship"
+            return Violation("MOVE_BEFORE_CASTING", f"{who} {due} before the sticks are cast again.", "cast")
         if phase is Phase.CHOOSING_COLOURS:
             return Violation(
                 "CAST_FIRST",
@@ -560,12 +606,12 @@ class Valhalla:
                     "move_ship.ship",
                 )
         ahead = min(p + n, GATE)
-        where = "the board" if p == 0 else str(p)
+        where = ", waiting off the board," if p == 0 else f" on {p}"
         if move.to not in (ahead, p - n) or move.to < 1 or (move.to == p - n and p == 0):
             target = "Valhalla (36)" if ahead == GATE else str(ahead)
             return Violation(
                 "WRONG_DISTANCE",
-                f"{ship} on {where} must move exactly {n}: to {target}"
+                f"{ship}{where} must move exactly {n}: to {target}"
                 + (f", or back to {p - n} if no ship can move forward." if p - n >= 1 else "."),
                 "move_ship.to",
             )
@@ -695,15 +741,14 @@ class Valhalla:
         )
         if points > 0 and _current_moves(moved):
             return moved
-        events.append(
-            Event(
-                "TURN_FORFEITED",
-                f"{who} cannot move any ship {points} spaces and forfeits the turn."
-                if points
-                else f"{who} scored nothing and forfeits the turn.",
-                seat,
-            )
-        )
+        blocked = blocked_entry(moved) if points else 0
+        if blocked:
+            why = f"{who} has a ship waiting to enter on {blocked}, which is occupied, and forfeits the turn."
+        elif points:
+            why = f"{who} cannot move any ship {points} spaces and forfeits the turn."
+        else:
+            why = f"{who} scored nothing and forfeits the turn."
+        events.append(Event("TURN_FORFEITED", why, seat))
         return self._end_turn(moved, events)
 
     def _end_turn(self, state: State, events: list[Event]) -> State:
@@ -832,7 +877,7 @@ class Valhalla:
                 events.append(
                     Event(
                         "EXTRA_POINTS",
-                        f"{name} has {extra} point(s) left over that another ship must use.",
+                        f"{name} has {_points(extra)} left over that another ship must use.",
                         seat,
                     )
                 )
@@ -840,7 +885,7 @@ class Valhalla:
             events.append(
                 Event(
                     "EXTRA_POINTS_LOST",
-                    f"No other {name.lower()} ship can use the {extra} point(s) left over.",
+                    f"No other {name.lower()} ship can use the {_points(extra)} left over.",
                     seat,
                 )
             )
@@ -990,6 +1035,13 @@ OPTIONS = (
         "false",
         ("true", "false"),
     ),
+    OptionInfo(
+        "entry_blocked",
+        "Enter start: a player with a ship waiting whose cast's entry space is occupied forfeits the turn "
+        "(unless all five entry spaces are occupied), or may move a ship on the board instead.",
+        "VALHALLA_ENTRY_BLOCKED_FORFEIT",
+        ("VALHALLA_ENTRY_BLOCKED_FORFEIT", "VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER"),
+    ),
 )
 
 ASSUMPTIONS = (
@@ -1018,10 +1070,14 @@ ASSUMPTIONS = (
         "ENTER_MOVES",
         "Players take turns casting and moving their ships onto the board to one of the first five "
         "positions. If a space is occupied by another ship of either colour, the player forfeits their turn.",
-        "With the enter start a waiting ship enters on the space equal to the cast; the player may instead "
-        "move a ship already on the board. Entering onto an occupied space is impossible; a player with no "
-        "possible move forfeits the turn. Seat 0 sails light and casts first.",
-        "start",
+        "With the enter start a waiting ship enters on the space equal to the cast (1-5); seat 0 sails light "
+        "and casts first. A player is entering while a ship of theirs still waits off the board: if the "
+        "space of the cast is then occupied by any ship, the turn is forfeited, even if a ship on the board "
+        "could move, except when all five entry spaces are occupied (no cast could enter, and both fleets "
+        "would forfeit for good): then a ship on the board moves as usual. When the space is free the player "
+        "may enter or move a ship on the board. A player with no possible move forfeits the turn.",
+        "entry_blocked=VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER (a player whose entry space is occupied may move "
+        "a ship already on the board instead; only a player with no possible move forfeits)",
     ),
     Assumption(
         "ENTRY_NO_HIT",
