@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
-from lawspeaker import wire
+from lawspeaker import fieldpaths, wire
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
@@ -201,8 +201,12 @@ class RulesApi:
         )
 
     def encode_violation(self, entry: Entry[Any, Any, Any], v: core.Violation) -> game_pb2.Violation:
+        field = _move_field(entry, v.field)
         return self.m.Violation(  # type: ignore[no-any-return]
-            reason=v.reason, message=v.message, field=_move_field(entry, v.field)
+            reason=v.reason,
+            message=v.message,
+            field=field if self.protobuf else fieldpaths.to_json(field),  # wire messages are JSON's
+            rule=core.rule_of(entry.game, v.reason),
         )
 
     def apply_checked(
@@ -217,6 +221,7 @@ class RulesApi:
                     err.violation.reason, err.violation.message, _move_field(entry, err.violation.field)
                 ),
                 err.code,
+                err.rule,
             ) from None
 
     # ------------------------------------------------------------------ the RPCs
@@ -261,6 +266,10 @@ class RulesApi:
                 game_pb2.RulesAssumption(id=a.id, rulebook=a.rulebook, decision=a.decision, option=a.option)
                 for a in d.assumptions
             ],
+            reasons=[
+                game_pb2.RuleReason(reason=r.reason, meaning=r.meaning, rule=r.rule, rulebook=r.rulebook)
+                for r in entry.game.reasons.values()  # in the order of the rulebook
+            ],
         )
 
     def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
@@ -278,11 +287,16 @@ class RulesApi:
                 if g.min_players == g.max_players
                 else f"{g.min_players} to {g.max_players}"
             )
+            if players == 0:  # proto3 cannot tell 0 from unset: nobody asks for a game of nobody
+                message, description = (
+                    f"players is required: {g.title} is played by {span} players.",
+                    (f"is required: {span}"),
+                )
+            else:
+                message = f"{g.title} is played by {span} players, not {players}."
+                description = f"must be {span}"
             raise LawspeakerError(
-                ErrorCode.MALFORMED,
-                "PLAYER_COUNT",
-                f"{g.title} is played by {span} players, not {players}.",
-                (FieldViolation("players", f"must be {span}"),),
+                ErrorCode.MALFORMED, "PLAYER_COUNT", message, (FieldViolation("players", description),)
             )
         options_msg = None
         if request.HasField("options"):
@@ -365,8 +379,10 @@ def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:
 def _prefixed(err: LawspeakerError, prefix: str) -> LawspeakerError:
     """The same error with its field paths made absolute within the request."""
 
+    root = prefix.split(".", 1)[0]  # "state", "move" or "options": a path from there is absolute
+
     def fix(path: str) -> str:
-        return path if path.startswith(("state", "move", "options")) else prefix + path
+        return path if path == root or path.startswith(root + ".") else prefix + path
 
     violations = tuple(FieldViolation(fix(v.field), v.description) for v in err.field_violations)
     message = err.message

@@ -1,6 +1,7 @@
 """Developer commands: generate the protobuf code and the OpenAPI document, or check they are current.
 
-``lawspeaker gen-proto [--check]`` and ``lawspeaker openapi [--check]`` call into this module.
+``lawspeaker gen-proto [--check]``, ``lawspeaker openapi [--check]`` and ``lawspeaker errors-doc
+[--check]`` call into this module.
 grpcio-tools is a dev dependency: it is imported only here.
 """
 
@@ -17,6 +18,7 @@ PROTO_DIR = ROOT / "proto"
 OUT_DIR = ROOT / "service"
 GENERATED = OUT_DIR / "lawspeaker" / "v1"
 OPENAPI_PATH = ROOT / "clients" / "openapi.json"
+ERRORS_DOC_PATH = ROOT / "docs" / "errors.md"
 DESCRIPTOR_SET = "lawspeaker.binpb"  # with source info: the proto comments, for the OpenAPI document
 
 
@@ -99,4 +101,20 @@ def openapi(check: bool = False) -> int:
     OPENAPI_PATH.parent.mkdir(parents=True, exist_ok=True)
     OPENAPI_PATH.write_text(text)
     print(f"wrote {OPENAPI_PATH.relative_to(ROOT)}")
+    return 0
+
+
+def errors_doc(check: bool = False) -> int:
+    """Write docs/errors.md from the reason catalogue, or (check) fail if it is stale."""
+    from lawspeaker.errors_doc import render
+
+    text = render()
+    if check:
+        if not ERRORS_DOC_PATH.exists() or ERRORS_DOC_PATH.read_text() != text:
+            print("docs/errors.md is stale; run `lawspeaker errors-doc`")
+            return 1
+        print("docs/errors.md is current")
+        return 0
+    ERRORS_DOC_PATH.write_text(text)
+    print(f"wrote {ERRORS_DOC_PATH.relative_to(ROOT)}")
     return 0

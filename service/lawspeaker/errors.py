@@ -80,8 +80,10 @@ def code_name(err: LawspeakerError) -> str:
 
 
 def error_metadata(err: LawspeakerError) -> dict[str, str]:
-    """The ErrorInfo metadata: the error's own metadata plus its ErrorCode under ``code``."""
-    return {**{str(k): str(v) for k, v in err.metadata.items()}, "code": err.code.value}
+    """The ErrorInfo metadata: the error's own metadata (a refused move's ``rule``, a session's
+    current ``etag``, ...) plus its kind (:class:`ErrorCode`) under ``kind`` (``lawspeaker.catalogue``
+    explains the codes an error carries)."""
+    return {**{str(k): str(v) for k, v in err.metadata.items()}, "kind": err.code.value}
 
 
 def to_rpc_status(err: LawspeakerError) -> status_pb2.Status:

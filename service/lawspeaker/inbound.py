@@ -129,13 +129,21 @@ def _value_mismatch(f: Any, value: object, path: str) -> tuple[str, str] | None:
             return path, f"must be a JSON object, not {_kind(value)}"
         return _message_mismatch(value, f.message_type, path)
     if cpp in _INT_TYPES:
+        number: int | None = None
         if isinstance(value, str) and " " not in value:  # json_format reads it with int()
             try:
-                int(value)
+                number = int(value)
             except ValueError:
                 return path, f"must be an integer, not {_kind(value)}"
-        elif not _number(value) and not isinstance(value, str):
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if isinstance(value, float) and not value.is_integer():
+                return path, f"must be a whole number, not {_kind(value)}"
+            number = int(value)
+        elif not isinstance(value, str):
             return path, f"must be an integer, not {_kind(value)}"
+        low, high = protojson.INT_RANGES[f.type]
+        if number is not None and not low <= number <= high:
+            return path, f"must be an integer from {low} to {high}, not {_kind(value)}"
     elif cpp in _FLOAT_TYPES:
         if not _number(value) and not isinstance(value, str):
             return path, f"must be a number, not {_kind(value)}"

@@ -100,7 +100,8 @@ def test_an_illegal_move_raises_its_rule_as_the_reason(client: Client) -> None:
     assert err.reason == "CAST_FIRST"
     assert err.message == verdict.violation.message
     assert [v.field for v in err.field_violations] == [verdict.violation.field]
-    assert err.metadata.get("code") == "ILLEGAL_MOVE"
+    assert err.metadata.get("kind") == "ILLEGAL_MOVE" and err.kind == "ILLEGAL_MOVE"
+    assert err.rule.startswith("docs/rules/valhalla.md#")
     assert err.http_status == (409 if client.transport == "rest" else None)
     assert "CAST_FIRST" in str(err)
 

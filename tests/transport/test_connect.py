@@ -235,7 +235,7 @@ def test_illegal_move_error_has_the_rule(client: httpx.Client) -> None:
         info = error_info(doc)
         assert info.reason == verdict.violation.reason  # the same rule as ValidateMove and REST
         assert info.domain == "lawspeaker.dev"
-        assert info.metadata["code"] == "ILLEGAL_MOVE"
+        assert info.metadata["kind"] == "ILLEGAL_MOVE"
         bad = [d for d in doc["details"] if d["type"] == "google.rpc.BadRequest"]
         assert bad
         violations = error_details_pb2.BadRequest()

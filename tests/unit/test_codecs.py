@@ -37,6 +37,7 @@ def _states(options: v.Options, seed: int) -> list[v.State]:
         v.Options(
             start=v.Start.ENTER, scoring=v.Scoring.TRADITIONAL, hagalaz=v.Hagalaz.CANCELS_OWN, doubles=True
         ),
+        v.Options(start=v.Start.ENTER, entry_blocked=v.EntryBlocked.MOVE_ANOTHER),
     ],
 )
 def test_valhalla_state_joined_from_serialized_parts_is_the_message_built_field_by_field(
@@ -55,6 +56,7 @@ def test_valhalla_state_joined_from_serialized_parts_is_the_message_built_field_
                 scoring=codec.scoring[state.options.scoring],
                 hagalaz=codec.hagalaz[state.options.hagalaz],
                 doubles=state.options.doubles,
+                entry_blocked=codec.entry_blocked[state.options.entry_blocked],
             ),
             phase=codec.phase[state.phase],
             turn=state.turn,

@@ -156,7 +156,19 @@ def test_what_json_format_says_in_its_own_words_is_left_to_it() -> None:
     desc = pb.ApplyMoveRequest.DESCRIPTOR
     assert inbound.json_kind_mismatch({"nope": 1, "state": 1.5}, desc) is None  # unknown field first
     assert inbound.json_kind_mismatch({"state": {"valhalla": {"ships": [None]}}}, desc) is None
-    assert inbound.json_kind_mismatch({"state": {"valhalla": {"darkSeat": 1.5}}}, desc) is None
+
+
+def test_a_number_that_is_no_integer_or_out_of_range_is_named_in_json_words() -> None:
+    desc = pb.ApplyMoveRequest.DESCRIPTOR
+    assert inbound.json_kind_mismatch({"state": {"valhalla": {"darkSeat": 1.5}}}, desc) == (
+        "state.valhalla.darkSeat",
+        "must be a whole number, not the number 1.5",
+    )
+    assert inbound.json_kind_mismatch({"state": {"valhalla": {"darkSeat": "4294967296"}}}, desc) == (
+        "state.valhalla.darkSeat",
+        'must be an integer from -2147483648 to 2147483647, not the string "4294967296"',
+    )
+    assert inbound.json_kind_mismatch({"state": {"valhalla": {"darkSeat": 2.0}}}, desc) is None
     assert inbound.json_kind_mismatch({"state": None, "game": "valhalla"}, desc) is None
 
 
@@ -228,3 +240,17 @@ def test_a_valid_request_is_untouched_by_the_guards() -> None:
 def test_the_readme_states_the_limit() -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text()
     assert f"at most {LIMIT} levels deep" in readme and "JSON_TOO_DEEP" in readme
+
+
+def test_what_json_format_would_let_pass_is_refused_in_json_words() -> None:
+    """A boolean for an enum and an empty string or array for a message are no proto3 JSON, though
+    protobuf's json_format reads them (as 1 or 0, and an empty message): the service refuses them."""
+    body = b'{"players": 2, "options": {"valhalla": {"start": true}}}'
+    with pytest.raises(LawspeakerError) as caught:
+        _decode(pb.NewGameRequest, body, "application/json")
+    assert caught.value.reason == "INVALID_FIELD_VALUE"
+    assert caught.value.field_violations[0].field == "options.valhalla.start"
+    for empty in (b'""', b"[]"):
+        with pytest.raises(LawspeakerError) as caught:
+            _decode(pb.NewGameRequest, b'{"players": 2, "options": ' + empty + b"}", "application/json")
+        assert caught.value.field_violations[0].description.startswith("must be a JSON object")

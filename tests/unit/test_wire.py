@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lawspeaker import wire
+from lawspeaker import fieldpaths, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http import problems, routes, rules_routes
@@ -46,8 +46,8 @@ def _outcome(api: RulesApi, method: str, request: Any) -> Any:
         response = getattr(api, method)(request)
     except LawspeakerError as err:
         return (err.code, err.reason, err.message, tuple(err.field_violations), dict(err.metadata or {}))
-    if isinstance(response, Message):
-        return json_format.MessageToDict(response)
+    if isinstance(response, Message):  # as the general path writes it for a JSON caller
+        return fieldpaths.json_answer(json_format.MessageToDict(response))
     return json.loads(wire.encode(response))
 
 

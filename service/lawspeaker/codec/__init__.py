@@ -25,8 +25,8 @@ M = TypeVar("M")
 O = TypeVar("O")  # noqa: E741
 
 
-def malformed(field: str, description: str, reason: str = "MALFORMED_FIELD") -> LawspeakerError:
-    """A client error naming the bad field."""
+def malformed(field: str, description: str, reason: str) -> LawspeakerError:
+    """A client error naming the bad field, with its reason (``lawspeaker.catalogue``)."""
     return LawspeakerError(
         ErrorCode.MALFORMED, reason, f"{field}: {description}", (FieldViolation(field, description),)
     )

@@ -51,7 +51,9 @@ class PaxPenningCodec:
     # -- options
     def options_to_proto(self, options: pp.Options) -> Any:
         return self.pb.PaxPenningOptions(
-            board=options.board, gathering_limited_by_dice=options.gathering_limited_by_dice
+            board=options.board,
+            gathering_limited_by_dice=options.gathering_limited_by_dice,
+            pawns_stop_at_pawns=options.pawns_stop_at_pawns,
         )
 
     def options_from_proto(self, msg: Any | None) -> pp.Options:
@@ -61,7 +63,11 @@ class PaxPenningCodec:
             load_board_for(msg.board)
         except pp.BoardError as err:
             raise malformed("board", str(err), "INVALID_BOARD") from None
-        return pp.Options(board=msg.board, gathering_limited_by_dice=msg.gathering_limited_by_dice)
+        return pp.Options(
+            board=msg.board,
+            gathering_limited_by_dice=msg.gathering_limited_by_dice,
+            pawns_stop_at_pawns=msg.pawns_stop_at_pawns,
+        )
 
     # -- state
     def rng_of(self, state: pp.State) -> Rng:
@@ -119,7 +125,9 @@ class PaxPenningCodec:
         except pp.BoardError as err:
             raise malformed("options.board", str(err), "INVALID_BOARD") from None
         options = pp.Options(
-            board=msg.options.board, gathering_limited_by_dice=msg.options.gathering_limited_by_dice
+            board=msg.options.board,
+            gathering_limited_by_dice=msg.options.gathering_limited_by_dice,
+            pawns_stop_at_pawns=msg.options.pawns_stop_at_pawns,
         )
         phase = self.phase_in.get(msg.phase)
         if phase is None:

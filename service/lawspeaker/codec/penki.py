@@ -21,6 +21,7 @@ class PenkiCodec:
         self.setup = by_name(p.Setup, pb, "PENKI_SETUP_")
         self.tiles = by_name(p.Tiles, pb, "PENKI_TILES_")
         self.alignment = by_name(p.Alignment, pb, "PENKI_ALIGNMENT_")
+        self.stuck = by_name(p.Stuck, pb, "PENKI_STUCK_")
         self.phase = by_name(p.Phase, pb, "PENKI_PHASE_")
         self.piece = {
             p.LIGHT: pb.PENKI_PIECE_LIGHT,
@@ -29,7 +30,7 @@ class PenkiCodec:
         }
         self.setup_in, self.tiles_in = inverse(self.setup), inverse(self.tiles)
         self.alignment_in, self.phase_in = inverse(self.alignment), inverse(self.phase)
-        self.piece_in = inverse(self.piece)
+        self.piece_in, self.stuck_in = inverse(self.piece), inverse(self.stuck)
         # A tile's cavity: a piece, or EMPTY as the unset (UNSPECIFIED) enum value.
         self.tile_piece = {**self.piece, p.EMPTY: pb.PENKI_PIECE_UNSPECIFIED}
         self.piece_unspecified = pb.PENKI_PIECE_UNSPECIFIED
@@ -78,6 +79,7 @@ class PenkiCodec:
             setup=self.setup[options.setup],
             tiles=self.tiles[options.tiles],
             alignment=self.alignment[options.alignment],
+            stuck=self.stuck[options.stuck],
         )
 
     def options_from_proto(self, msg: Any | None) -> p.Options:
@@ -88,6 +90,7 @@ class PenkiCodec:
             setup=enum_value(msg.setup, self.setup_in, "setup", d.setup),
             tiles=enum_value(msg.tiles, self.tiles_in, "tiles", d.tiles),
             alignment=enum_value(msg.alignment, self.alignment_in, "alignment", d.alignment),
+            stuck=enum_value(msg.stuck, self.stuck_in, "stuck", d.stuck),
         )
 
     # -- state

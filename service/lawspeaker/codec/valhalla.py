@@ -21,11 +21,12 @@ class ValhallaCodec:
         self.start = by_name(v.Start, pb, "VALHALLA_START_")
         self.scoring = by_name(v.Scoring, pb, "VALHALLA_SCORING_")
         self.hagalaz = by_name(v.Hagalaz, pb, "VALHALLA_HAGALAZ_")
+        self.entry_blocked = by_name(v.EntryBlocked, pb, "VALHALLA_ENTRY_BLOCKED_")
         self.phase = by_name(v.Phase, pb, "VALHALLA_PHASE_")
         self.colour = {v.LIGHT: pb.VALHALLA_COLOUR_LIGHT, v.DARK: pb.VALHALLA_COLOUR_DARK}
         self.start_in, self.scoring_in = inverse(self.start), inverse(self.scoring)
         self.hagalaz_in, self.phase_in = inverse(self.hagalaz), inverse(self.phase)
-        self.colour_in = inverse(self.colour)
+        self.colour_in, self.entry_blocked_in = inverse(self.colour), inverse(self.entry_blocked)
         # (colour, number) as a ship message spells it -> the ship's index
         self._index = {
             (pb_colour, number): colour * v.SHIPS + number - 1
@@ -82,14 +83,15 @@ class ValhallaCodec:
                 scoring=self.scoring[options.scoring],
                 hagalaz=self.hagalaz[options.hagalaz],
                 doubles=options.doubles,
+                entry_blocked=self.entry_blocked[options.entry_blocked],
             )
-            self._options[options] = found  # at most 16
+            self._options[options] = found  # at most 32
         return found
 
     def options_from_proto(self, msg: Any | None) -> v.Options:
         if msg is None:
             return v.Options()
-        key = (msg.start, msg.scoring, msg.hagalaz, msg.doubles)
+        key = (msg.start, msg.scoring, msg.hagalaz, msg.doubles, msg.entry_blocked)
         found = self._options_in.get(key)
         if found is None:
             d = v.Options()
@@ -98,8 +100,9 @@ class ValhallaCodec:
                 scoring=enum_value(key[1], self.scoring_in, "scoring", d.scoring),
                 hagalaz=enum_value(key[2], self.hagalaz_in, "hagalaz", d.hagalaz),
                 doubles=key[3],
+                entry_blocked=enum_value(key[4], self.entry_blocked_in, "entry_blocked", d.entry_blocked),
             )
-            self._options_in[key] = found  # valid spellings only: at most 54
+            self._options_in[key] = found  # valid spellings only: at most 162
         return found
 
     # -- state
@@ -133,7 +136,7 @@ class ValhallaCodec:
         options = self._options_parts.get(state.options)
         if options is None:
             options = self._part(options=self.options_to_proto(state.options))
-            self._options_parts[state.options] = options  # at most 16
+            self._options_parts[state.options] = options  # at most 32
         parts = [
             options,
             self._part(

@@ -13,9 +13,9 @@ from google.protobuf import descriptor, json_format
 from google.protobuf.message import Message
 from litestar import Request, Response
 
-from lawspeaker import inbound, protojson, wire
+from lawspeaker import fieldpaths, inbound, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
-from lawspeaker.http.problems import HTTP_REASONS, MAX_BODY_BYTES, Problem
+from lawspeaker.http.problems import HTTP_REASONS, MAX_BODY_BYTES, PROTOBUF_TYPES, Problem
 from lawspeaker.http.routes import Rpc
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
-PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf")
 
 
 # --------------------------------------------------------------------------- encoding
@@ -62,6 +61,22 @@ FD = descriptor.FieldDescriptor
 _AT = re.compile(r' at "?([A-Za-z_][\w.\[\]]*?)"?\.*$')
 _FAILED = re.compile(r"Failed to parse (\w+) field: ")
 _NO_FIELD = re.compile(r'has no field named "([^"]+)"')
+_PREFIX = re.compile(r"^(Failed to parse \w+ field: )+")
+
+
+def _plain(text: str) -> str:
+    """json_format's words for a bad value without its parser's frame: no "Failed to parse x field:"
+    chain, no "at Message.path" (the field violation names the path), no trailing periods."""
+    text = _AT.sub("", _PREFIX.sub("", text)).strip().rstrip(".")
+    return f"is not valid: {text[:1].lower()}{text[1:]}" if text else "is not valid"
+
+
+def _kind_error(cls: type[Message], field: str, description: str) -> LawspeakerError:
+    """A JSON value of a kind its field cannot hold, named in JSON's words."""
+    detail = f"The request body is not a valid proto3 JSON {cls.DESCRIPTOR.full_name}: {field} {description}."
+    return LawspeakerError(
+        ErrorCode.MALFORMED, "INVALID_FIELD_VALUE", detail, (FieldViolation(field, description),)
+    )
 
 
 def parse_error(cls: type[Message], err: json_format.ParseError, data: dict[str, Any]) -> LawspeakerError:
@@ -70,12 +85,7 @@ def parse_error(cls: type[Message], err: json_format.ParseError, data: dict[str,
     in those of the Python error json_format met."""
     mismatch = inbound.json_kind_mismatch(data, cls.DESCRIPTOR)
     if mismatch is not None:
-        field, description = mismatch
-        name = cls.DESCRIPTOR.full_name
-        detail = f"The request body is not a valid proto3 JSON {name}: {field} {description}."
-        return LawspeakerError(
-            ErrorCode.MALFORMED, "INVALID_FIELD_VALUE", detail, (FieldViolation(field, description),)
-        )
+        return _kind_error(cls, *mismatch)
     text = str(err).split("\n", 1)[0].strip()
     at = _AT.search(text)
     # "... at Message.path.to.field": drop the leading message name.
@@ -85,11 +95,11 @@ def parse_error(cls: type[Message], err: json_format.ParseError, data: dict[str,
         path = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
         reason, description = "UNKNOWN_FIELD", "is not a field of the request"
     else:
-        reason, description = "INVALID_FIELD_VALUE", text
-    detail = f"The request body is not a valid proto3 JSON {cls.DESCRIPTOR.full_name}: {text}"
-    return LawspeakerError(
-        ErrorCode.MALFORMED, reason, detail, (FieldViolation(path or "body", description),)
-    )
+        reason, description = "INVALID_FIELD_VALUE", _plain(text)
+    where = path or "body"
+    name = cls.DESCRIPTOR.full_name
+    detail = f"The request body is not a valid proto3 JSON {name}: {where} {description}."
+    return LawspeakerError(ErrorCode.MALFORMED, reason, detail, (FieldViolation(where, description),))
 
 
 def decode_request(cls: type[Message], body: bytes, content_type: str) -> tuple[Message, bool]:
@@ -121,6 +131,9 @@ def decode_request(cls: type[Message], body: bytes, content_type: str) -> tuple[
             f"The request body must be a JSON object (the proto3 JSON of {cls.DESCRIPTOR.full_name}).",
             (FieldViolation("body", "must be a JSON object"),),
         )
+    mismatch = inbound.json_kind_mismatch(data, cls.DESCRIPTOR)  # what json_format would let pass
+    if mismatch is not None:  # (true for an enum, "" or [] for a message) or word in Python's terms
+        raise _kind_error(cls, *mismatch)
     try:
         return protojson.parse(data, cls), False
     except json_format.ParseError as err:
@@ -180,7 +193,7 @@ def encode_answer(msg: Message | wire.Message, protobuf: bool) -> Response[bytes
         return Response(wire.encode(msg), media_type=JSON)
     if protobuf:
         return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
-    return Response(msgspec.json.encode(protojson.to_dict(msg)), media_type=JSON)
+    return Response(msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(msg))), media_type=JSON)
 
 
 def set_query(msg: Message, rpc: Rpc, query: Mapping[str, str]) -> None:

@@ -36,7 +36,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Stream
 
-from lawspeaker import errors, protojson, wire
+from lawspeaker import errors, fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http.bodies import JSON, decode_request, read_body, wire_decode
@@ -113,6 +113,14 @@ def _codec(media: str) -> str:
     )
 
 
+def _json_request(request: Request[Any, Any, Any]) -> bool:
+    """Whether a unary call came as JSON (its errors then name fields by their JSON names)."""
+    if request.method == "GET":
+        return request.query_params.get("encoding", "") != "proto"
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    return media != PROTO
+
+
 def _decompress(body: bytes, encoding: str) -> bytes:
     encoding = encoding.strip().lower()
     if encoding in ("", "identity"):
@@ -173,7 +181,7 @@ async def _read(request: Request[Any, Any, Any], rpc: Rpc) -> tuple[bytes, str]:
 def _bytes(msg: Message, codec: str) -> bytes:
     if codec == "proto":
         return msg.SerializeToString()
-    return msgspec.json.encode(protojson.to_dict(msg))
+    return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(msg)))
 
 
 def _encode(msg: Message | wire.Message, codec: str) -> Response[bytes]:
@@ -239,7 +247,7 @@ async def _stream_response(
         updates = streamer(rpc, msg, bearer(request.headers.get("authorization")))
         return Stream(_stream_frames(updates, codec), media_type=media, status_code=200)
     except LawspeakerError as err:
-        end = _end_stream(errors.to_connect_error(err)[1])
+        end = _end_stream(errors.to_connect_error(fieldpaths.for_json(err) if codec == "json" else err)[1])
     except ConnectError as err:
         end = _end_stream({"code": err.code, "message": err.message})
     return Stream(iter((end,)), media_type=media, status_code=200)
@@ -295,6 +303,8 @@ def _handler(
             token = bearer(request.headers.get("authorization"))
             return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:
+            if _json_request(request):
+                err = fieldpaths.for_json(err)
             return _error_response(*errors.to_connect_error(err), errors.retry_after_header(err))
         except ConnectError as err:
             return _error_response(err.status, {"code": err.code, "message": err.message}, err.headers)

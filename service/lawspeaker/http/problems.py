@@ -13,7 +13,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 
-from lawspeaker import errors, http_semantics
+from lawspeaker import errors, fieldpaths, http_semantics
 from lawspeaker.games.core import FieldViolation, LawspeakerError
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,11 @@ def problem_response(
     )
 
 
-def lawspeaker_error_handler(_: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
+def lawspeaker_error_handler(request: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
+    """The problem document of an error; a request that did not come as binary protobuf (JSON, or a
+    query string) gets its fields named by their JSON names (``lawspeaker.fieldpaths``)."""
+    if not _protobuf_request(request):
+        err = fieldpaths.for_json(err)
     return problem_response(
         errors.http_status(err),
         err.reason,
@@ -76,6 +80,14 @@ def lawspeaker_error_handler(_: Request[Any, Any, Any], err: LawspeakerError) ->
         errors.error_metadata(err),
         errors.retry_after_header(err),
     )
+
+
+def _protobuf_request(request: Request[Any, Any, Any]) -> bool:
+    for key, value in request.scope["headers"]:
+        if key.lower() == b"content-type":
+            media = bytes(value).decode("latin-1").split(";", 1)[0].strip().lower()
+            return media in PROTOBUF_TYPES
+    return False
 
 
 def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:

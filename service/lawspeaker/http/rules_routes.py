@@ -14,12 +14,11 @@ from litestar import Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
-from lawspeaker import protojson, wire
+from lawspeaker import fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import (
     JSON,
-    PROTOBUF_TYPES,
     accepts_protobuf,
     decode_request,
     encode_answer,
@@ -28,7 +27,7 @@ from lawspeaker.http.bodies import (
     wants_protobuf,
     wire_decode,
 )
-from lawspeaker.http.problems import Problem
+from lawspeaker.http.problems import PROTOBUF_TYPES, Problem
 from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
 
 log = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ def answer_post(
     response = call_rpc(rules, rpc, msg)
     if accepts_protobuf(accept, was_protobuf):
         return response.SerializeToString(), PROTOBUF_TYPES[0]
-    return msgspec.json.encode(protojson.to_dict(response)), JSON
+    return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(response))), JSON
 
 
 WIRE_RPCS = frozenset(r.name for r in VERB_RPCS.values())

@@ -29,15 +29,16 @@ from lawspeaker.v1 import penki_pb2 as lawspeaker_dot_v1_dot_penki__pb2
 from lawspeaker.v1 import valhalla_pb2 as lawspeaker_dot_v1_dot_valhalla__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lawspeaker/v1/game.proto\x12\rlawspeaker.v1\x1a\x19lawspeaker/v1/birka.proto\x1a\x1flawspeaker/v1/pax_penning.proto\x1a%lawspeaker/v1/pax_viking_junior.proto\x1a\x19lawspeaker/v1/penki.proto\x1a\x1clawspeaker/v1/valhalla.proto\"\xd3\x02\n\tGameState\x12\x15\n\rrules_version\x18\x01 \x01(\t\x12$\n\x03rng\x18\x02 \x01(\x0b\x32\x17.lawspeaker.v1.RngState\x12\x30\n\x08valhalla\x18\n \x01(\x0b\x32\x1c.lawspeaker.v1.ValhallaStateH\x00\x12*\n\x05penki\x18\x0b \x01(\x0b\x32\x19.lawspeaker.v1.PenkiStateH\x00\x12\x35\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1e.lawspeaker.v1.PaxPenningStateH\x00\x12@\n\x11pax_viking_junior\x18\r \x01(\x0b\x32#.lawspeaker.v1.PaxVikingJuniorStateH\x00\x12*\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x19.lawspeaker.v1.BirkaStateH\x00\x42\x06\n\x04game\")\n\x08RngState\x12\x0c\n\x04seed\x18\x01 \x01(\x0c\x12\x0f\n\x07\x63ounter\x18\x02 \x01(\x04\"\x8c\x02\n\x04Move\x12/\n\x08valhalla\x18\n \x01(\x0b\x32\x1b.lawspeaker.v1.ValhallaMoveH\x00\x12)\n\x05penki\x18\x0b \x01(\x0b\x32\x18.lawspeaker.v1.PenkiMoveH\x00\x12\x34\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1d.lawspeaker.v1.PaxPenningMoveH\x00\x12?\n\x11pax_viking_junior\x18\r \x01(\x0b\x32\".lawspeaker.v1.PaxVikingJuniorMoveH\x00\x12)\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x18.lawspeaker.v1.BirkaMoveH\x00\x42\x06\n\x04game\"\xa2\x02\n\x0bGameOptions\x12\x32\n\x08valhalla\x18\n \x01(\x0b\x32\x1e.lawspeaker.v1.ValhallaOptionsH\x00\x12,\n\x05penki\x18\x0b \x01(\x0b\x32\x1b.lawspeaker.v1.PenkiOptionsH\x00\x12\x37\n\x0bpax_penning\x18\x0c \x01(\x0b\x32 .lawspeaker.v1.PaxPenningOptionsH\x00\x12\x42\n\x11pax_viking_junior\x18\r \x01(\x0b\x32%.lawspeaker.v1.PaxVikingJuniorOptionsH\x00\x12,\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x1b.lawspeaker.v1.BirkaOptionsH\x00\x42\x06\n\x04game\"\xd4\x02\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x13\n\x06player\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x30\n\x08valhalla\x18\n \x01(\x0b\x32\x1c.lawspeaker.v1.ValhallaEventH\x00\x12*\n\x05penki\x18\x0b \x01(\x0b\x32\x19.lawspeaker.v1.PenkiEventH\x00\x12\x35\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1e.lawspeaker.v1.PaxPenningEventH\x00\x12@\n\x11pax_viking_junior\x18\r \x01(\x0b\x32#.lawspeaker.v1.PaxVikingJuniorEventH\x00\x12*\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x19.lawspeaker.v1.BirkaEventH\x00\x42\x08\n\x06\x64\x65tailB\t\n\x07_player\";\n\tViolation\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\"V\n\rChanceOutcome\x12!\n\x04move\x18\x01 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12\x13\n\x0bprobability\x18\x02 \x01(\x01\x12\r\n\x05label\x18\x03 \x01(\t\"R\n\x0b\x43hanceEvent\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12.\n\x08outcomes\x18\x02 \x03(\x0b\x32\x1c.lawspeaker.v1.ChanceOutcome\"Z\n\x0bGameOutcome\x12)\n\x06result\x18\x01 \x01(\x0e\x32\x19.lawspeaker.v1.GameResult\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\x0f\n\x07summary\x18\x03 \x01(\t\"f\n\x08GameInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\t\"b\n\x0eGameOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x04 \x03(\t\"Q\n\x0fRulesAssumption\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08rulebook\x18\x02 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\t\x12\x0e\n\x06option\x18\x04 \x01(\t*n\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x13\n\x0fGAME_RESULT_WIN\x10\x01\x12\x14\n\x10GAME_RESULT_DRAW\x10\x02\x12\x18\n\x14GAME_RESULT_ALL_LOSE\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lawspeaker/v1/game.proto\x12\rlawspeaker.v1\x1a\x19lawspeaker/v1/birka.proto\x1a\x1flawspeaker/v1/pax_penning.proto\x1a%lawspeaker/v1/pax_viking_junior.proto\x1a\x19lawspeaker/v1/penki.proto\x1a\x1clawspeaker/v1/valhalla.proto\"\xd3\x02\n\tGameState\x12\x15\n\rrules_version\x18\x01 \x01(\t\x12$\n\x03rng\x18\x02 \x01(\x0b\x32\x17.lawspeaker.v1.RngState\x12\x30\n\x08valhalla\x18\n \x01(\x0b\x32\x1c.lawspeaker.v1.ValhallaStateH\x00\x12*\n\x05penki\x18\x0b \x01(\x0b\x32\x19.lawspeaker.v1.PenkiStateH\x00\x12\x35\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1e.lawspeaker.v1.PaxPenningStateH\x00\x12@\n\x11pax_viking_junior\x18\r \x01(\x0b\x32#.lawspeaker.v1.PaxVikingJuniorStateH\x00\x12*\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x19.lawspeaker.v1.BirkaStateH\x00\x42\x06\n\x04game\")\n\x08RngState\x12\x0c\n\x04seed\x18\x01 \x01(\x0c\x12\x0f\n\x07\x63ounter\x18\x02 \x01(\x04\"\x8c\x02\n\x04Move\x12/\n\x08valhalla\x18\n \x01(\x0b\x32\x1b.lawspeaker.v1.ValhallaMoveH\x00\x12)\n\x05penki\x18\x0b \x01(\x0b\x32\x18.lawspeaker.v1.PenkiMoveH\x00\x12\x34\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1d.lawspeaker.v1.PaxPenningMoveH\x00\x12?\n\x11pax_viking_junior\x18\r \x01(\x0b\x32\".lawspeaker.v1.PaxVikingJuniorMoveH\x00\x12)\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x18.lawspeaker.v1.BirkaMoveH\x00\x42\x06\n\x04game\"\xa2\x02\n\x0bGameOptions\x12\x32\n\x08valhalla\x18\n \x01(\x0b\x32\x1e.lawspeaker.v1.ValhallaOptionsH\x00\x12,\n\x05penki\x18\x0b \x01(\x0b\x32\x1b.lawspeaker.v1.PenkiOptionsH\x00\x12\x37\n\x0bpax_penning\x18\x0c \x01(\x0b\x32 .lawspeaker.v1.PaxPenningOptionsH\x00\x12\x42\n\x11pax_viking_junior\x18\r \x01(\x0b\x32%.lawspeaker.v1.PaxVikingJuniorOptionsH\x00\x12,\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x1b.lawspeaker.v1.BirkaOptionsH\x00\x42\x06\n\x04game\"\xd4\x02\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x13\n\x06player\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x30\n\x08valhalla\x18\n \x01(\x0b\x32\x1c.lawspeaker.v1.ValhallaEventH\x00\x12*\n\x05penki\x18\x0b \x01(\x0b\x32\x19.lawspeaker.v1.PenkiEventH\x00\x12\x35\n\x0bpax_penning\x18\x0c \x01(\x0b\x32\x1e.lawspeaker.v1.PaxPenningEventH\x00\x12@\n\x11pax_viking_junior\x18\r \x01(\x0b\x32#.lawspeaker.v1.PaxVikingJuniorEventH\x00\x12*\n\x05\x62irka\x18\x0e \x01(\x0b\x32\x19.lawspeaker.v1.BirkaEventH\x00\x42\x08\n\x06\x64\x65tailB\t\n\x07_player\"I\n\tViolation\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\x12\x0c\n\x04rule\x18\x04 \x01(\t\"M\n\nRuleReason\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07meaning\x18\x02 \x01(\t\x12\x0c\n\x04rule\x18\x03 \x01(\t\x12\x10\n\x08rulebook\x18\x04 \x01(\t\"V\n\rChanceOutcome\x12!\n\x04move\x18\x01 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12\x13\n\x0bprobability\x18\x02 \x01(\x01\x12\r\n\x05label\x18\x03 \x01(\t\"R\n\x0b\x43hanceEvent\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12.\n\x08outcomes\x18\x02 \x03(\x0b\x32\x1c.lawspeaker.v1.ChanceOutcome\"Z\n\x0bGameOutcome\x12)\n\x06result\x18\x01 \x01(\x0e\x32\x19.lawspeaker.v1.GameResult\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\x0f\n\x07summary\x18\x03 \x01(\t\"f\n\x08GameInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\t\"b\n\x0eGameOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x16\n\x0e\x61llowed_values\x18\x04 \x03(\t\"Q\n\x0fRulesAssumption\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08rulebook\x18\x02 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\t\x12\x0e\n\x06option\x18\x04 \x01(\t*n\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x13\n\x0fGAME_RESULT_WIN\x10\x01\x12\x14\n\x10GAME_RESULT_DRAW\x10\x02\x12\x18\n\x14GAME_RESULT_ALL_LOSE\x10\x03\x42]\n\x11\x63om.lawspeaker.v1B\tGameProtoP\x01\xa2\x02\x03LWS\xaa\x02\rLawspeaker.V1\xba\x02\x03LWS\xca\x02\rLawspeaker\\V1\xea\x02\x0eLawspeaker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lawspeaker.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
-  _globals['_GAMERESULT']._serialized_start=2103
-  _globals['_GAMERESULT']._serialized_end=2213
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\021com.lawspeaker.v1B\tGameProtoP\001\242\002\003LWS\252\002\rLawspeaker.V1\272\002\003LWS\312\002\rLawspeaker\\V1\352\002\016Lawspeaker::V1'
+  _globals['_GAMERESULT']._serialized_start=2196
+  _globals['_GAMERESULT']._serialized_end=2306
   _globals['_GAMESTATE']._serialized_start=200
   _globals['_GAMESTATE']._serialized_end=539
   _globals['_RNGSTATE']._serialized_start=541
@@ -49,17 +50,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMEEVENT']._serialized_start=1149
   _globals['_GAMEEVENT']._serialized_end=1489
   _globals['_VIOLATION']._serialized_start=1491
-  _globals['_VIOLATION']._serialized_end=1550
-  _globals['_CHANCEOUTCOME']._serialized_start=1552
-  _globals['_CHANCEOUTCOME']._serialized_end=1638
-  _globals['_CHANCEEVENT']._serialized_start=1640
-  _globals['_CHANCEEVENT']._serialized_end=1722
-  _globals['_GAMEOUTCOME']._serialized_start=1724
-  _globals['_GAMEOUTCOME']._serialized_end=1814
-  _globals['_GAMEINFO']._serialized_start=1816
-  _globals['_GAMEINFO']._serialized_end=1918
-  _globals['_GAMEOPTIONINFO']._serialized_start=1920
-  _globals['_GAMEOPTIONINFO']._serialized_end=2018
-  _globals['_RULESASSUMPTION']._serialized_start=2020
-  _globals['_RULESASSUMPTION']._serialized_end=2101
+  _globals['_VIOLATION']._serialized_end=1564
+  _globals['_RULEREASON']._serialized_start=1566
+  _globals['_RULEREASON']._serialized_end=1643
+  _globals['_CHANCEOUTCOME']._serialized_start=1645
+  _globals['_CHANCEOUTCOME']._serialized_end=1731
+  _globals['_CHANCEEVENT']._serialized_start=1733
+  _globals['_CHANCEEVENT']._serialized_end=1815
+  _globals['_GAMEOUTCOME']._serialized_start=1817
+  _globals['_GAMEOUTCOME']._serialized_end=1907
+  _globals['_GAMEINFO']._serialized_start=1909
+  _globals['_GAMEINFO']._serialized_end=2011
+  _globals['_GAMEOPTIONINFO']._serialized_start=2013
+  _globals['_GAMEOPTIONINFO']._serialized_end=2111
+  _globals['_RULESASSUMPTION']._serialized_start=2113
+  _globals['_RULESASSUMPTION']._serialized_end=2194
 # @@protoc_insertion_point(module_scope)

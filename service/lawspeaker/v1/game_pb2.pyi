@@ -98,14 +98,28 @@ class GameEvent(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., player: _Optional[int] = ..., valhalla: _Optional[_Union[_valhalla_pb2.ValhallaEvent, _Mapping]] = ..., penki: _Optional[_Union[_penki_pb2.PenkiEvent, _Mapping]] = ..., pax_penning: _Optional[_Union[_pax_penning_pb2.PaxPenningEvent, _Mapping]] = ..., pax_viking_junior: _Optional[_Union[_pax_viking_junior_pb2.PaxVikingJuniorEvent, _Mapping]] = ..., birka: _Optional[_Union[_birka_pb2.BirkaEvent, _Mapping]] = ...) -> None: ...
 
 class Violation(_message.Message):
-    __slots__ = ("reason", "message", "field")
+    __slots__ = ("reason", "message", "field", "rule")
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     FIELD_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     reason: str
     message: str
     field: str
-    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
+    rule: str
+    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., field: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
+
+class RuleReason(_message.Message):
+    __slots__ = ("reason", "meaning", "rule", "rulebook")
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    RULEBOOK_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    meaning: str
+    rule: str
+    rulebook: str
+    def __init__(self, reason: _Optional[str] = ..., meaning: _Optional[str] = ..., rule: _Optional[str] = ..., rulebook: _Optional[str] = ...) -> None: ...
 
 class ChanceOutcome(_message.Message):
     __slots__ = ("move", "probability", "label")

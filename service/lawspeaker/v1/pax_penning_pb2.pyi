@@ -99,12 +99,14 @@ PAX_PENNING_VICTORY_JARL: PaxPenningVictory
 PAX_PENNING_VICTORY_EVERYONE_LOSES: PaxPenningVictory
 
 class PaxPenningOptions(_message.Message):
-    __slots__ = ("board", "gathering_limited_by_dice")
+    __slots__ = ("board", "gathering_limited_by_dice", "pawns_stop_at_pawns")
     BOARD_FIELD_NUMBER: _ClassVar[int]
     GATHERING_LIMITED_BY_DICE_FIELD_NUMBER: _ClassVar[int]
+    PAWNS_STOP_AT_PAWNS_FIELD_NUMBER: _ClassVar[int]
     board: str
     gathering_limited_by_dice: bool
-    def __init__(self, board: _Optional[str] = ..., gathering_limited_by_dice: _Optional[bool] = ...) -> None: ...
+    pawns_stop_at_pawns: bool
+    def __init__(self, board: _Optional[str] = ..., gathering_limited_by_dice: _Optional[bool] = ..., pawns_stop_at_pawns: _Optional[bool] = ...) -> None: ...
 
 class PaxPenningHouse(_message.Message):
     __slots__ = ("stones", "hidden", "size", "coins")

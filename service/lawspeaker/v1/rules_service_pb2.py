@@ -27,13 +27,14 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from lawspeaker.v1 import game_pb2 as lawspeaker_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!lawspeaker/v1/rules_service.proto\x12\rlawspeaker.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18lawspeaker/v1/game.proto\"\x12\n\x10ListGamesRequest\";\n\x11ListGamesResponse\x12&\n\x05games\x18\x01 \x03(\x0b\x32\x17.lawspeaker.v1.GameInfo\"#\n\x13\x44\x65scribeGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"\xc9\x01\n\x14\x44\x65scribeGameResponse\x12%\n\x04info\x18\x01 \x01(\x0b\x32\x17.lawspeaker.v1.GameInfo\x12.\n\x07options\x18\x02 \x03(\x0b\x32\x1d.lawspeaker.v1.GameOptionInfo\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x33\n\x0b\x61ssumptions\x18\x04 \x03(\x0b\x32\x1e.lawspeaker.v1.RulesAssumption\"x\n\x0eNewGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOptionsB\x07\n\x05_seed\":\n\x0fNewGameResponse\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\"J\n\x11LegalMovesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\"\xb4\x01\n\x12LegalMovesResponse\x12\"\n\x05moves\x18\x01 \x03(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0e\n\x06to_act\x18\x02 \x03(\x05\x12*\n\x06\x63hance\x18\x03 \x01(\x0b\x32\x1a.lawspeaker.v1.ChanceEvent\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12+\n\x07outcome\x18\x05 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\"o\n\x13ValidateMoveRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"R\n\x14ValidateMoveResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12+\n\tviolation\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.Violation\"l\n\x10\x41pplyMoveRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"\xa6\x01\n\x11\x41pplyMoveResponse\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12(\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\x12\x11\n\tgame_over\x18\x03 \x01(\x08\x12+\n\x07outcome\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome2\xd4\x05\n\x0cRulesService\x12\x64\n\tListGames\x12\x1f.lawspeaker.v1.ListGamesRequest\x1a .lawspeaker.v1.ListGamesResponse\"\x14\x90\x02\x01\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/games\x12t\n\x0c\x44\x65scribeGame\x12\".lawspeaker.v1.DescribeGameRequest\x1a#.lawspeaker.v1.DescribeGameResponse\"\x1b\x90\x02\x01\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/games/{game}\x12i\n\x07NewGame\x12\x1d.lawspeaker.v1.NewGameRequest\x1a\x1e.lawspeaker.v1.NewGameResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\"\x14/v1/games/{game}:new:\x01*\x12|\n\nLegalMoves\x12 .lawspeaker.v1.LegalMovesRequest\x1a!.lawspeaker.v1.LegalMovesResponse\")\x90\x02\x01\x82\xd3\xe4\x93\x02 \"\x1b/v1/games/{game}:legalMoves:\x01*\x12\x84\x01\n\x0cValidateMove\x12\".lawspeaker.v1.ValidateMoveRequest\x1a#.lawspeaker.v1.ValidateMoveResponse\"+\x90\x02\x01\x82\xd3\xe4\x93\x02\"\"\x1d/v1/games/{game}:validateMove:\x01*\x12x\n\tApplyMove\x12\x1f.lawspeaker.v1.ApplyMoveRequest\x1a .lawspeaker.v1.ApplyMoveResponse\"(\x90\x02\x01\x82\xd3\xe4\x93\x02\x1f\"\x1a/v1/games/{game}:applyMove:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!lawspeaker/v1/rules_service.proto\x12\rlawspeaker.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18lawspeaker/v1/game.proto\"\x12\n\x10ListGamesRequest\";\n\x11ListGamesResponse\x12&\n\x05games\x18\x01 \x03(\x0b\x32\x17.lawspeaker.v1.GameInfo\"#\n\x13\x44\x65scribeGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"\xf5\x01\n\x14\x44\x65scribeGameResponse\x12%\n\x04info\x18\x01 \x01(\x0b\x32\x17.lawspeaker.v1.GameInfo\x12.\n\x07options\x18\x02 \x03(\x0b\x32\x1d.lawspeaker.v1.GameOptionInfo\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x33\n\x0b\x61ssumptions\x18\x04 \x03(\x0b\x32\x1e.lawspeaker.v1.RulesAssumption\x12*\n\x07reasons\x18\x05 \x03(\x0b\x32\x19.lawspeaker.v1.RuleReason\"x\n\x0eNewGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOptionsB\x07\n\x05_seed\":\n\x0fNewGameResponse\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\"J\n\x11LegalMovesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\"\xb4\x01\n\x12LegalMovesResponse\x12\"\n\x05moves\x18\x01 \x03(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0e\n\x06to_act\x18\x02 \x03(\x05\x12*\n\x06\x63hance\x18\x03 \x01(\x0b\x32\x1a.lawspeaker.v1.ChanceEvent\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12+\n\x07outcome\x18\x05 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\"o\n\x13ValidateMoveRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"R\n\x14ValidateMoveResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12+\n\tviolation\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.Violation\"l\n\x10\x41pplyMoveRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\'\n\x05state\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"\xa6\x01\n\x11\x41pplyMoveResponse\x12\'\n\x05state\x18\x01 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12(\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\x12\x11\n\tgame_over\x18\x03 \x01(\x08\x12+\n\x07outcome\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome2\xd4\x05\n\x0cRulesService\x12\x64\n\tListGames\x12\x1f.lawspeaker.v1.ListGamesRequest\x1a .lawspeaker.v1.ListGamesResponse\"\x14\x90\x02\x01\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/games\x12t\n\x0c\x44\x65scribeGame\x12\".lawspeaker.v1.DescribeGameRequest\x1a#.lawspeaker.v1.DescribeGameResponse\"\x1b\x90\x02\x01\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/games/{game}\x12i\n\x07NewGame\x12\x1d.lawspeaker.v1.NewGameRequest\x1a\x1e.lawspeaker.v1.NewGameResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\"\x14/v1/games/{game}:new:\x01*\x12|\n\nLegalMoves\x12 .lawspeaker.v1.LegalMovesRequest\x1a!.lawspeaker.v1.LegalMovesResponse\")\x90\x02\x01\x82\xd3\xe4\x93\x02 \"\x1b/v1/games/{game}:legalMoves:\x01*\x12\x84\x01\n\x0cValidateMove\x12\".lawspeaker.v1.ValidateMoveRequest\x1a#.lawspeaker.v1.ValidateMoveResponse\"+\x90\x02\x01\x82\xd3\xe4\x93\x02\"\"\x1d/v1/games/{game}:validateMove:\x01*\x12x\n\tApplyMove\x12\x1f.lawspeaker.v1.ApplyMoveRequest\x1a .lawspeaker.v1.ApplyMoveResponse\"(\x90\x02\x01\x82\xd3\xe4\x93\x02\x1f\"\x1a/v1/games/{game}:applyMove:\x01*Be\n\x11\x63om.lawspeaker.v1B\x11RulesServiceProtoP\x01\xa2\x02\x03LWS\xaa\x02\rLawspeaker.V1\xba\x02\x03LWS\xca\x02\rLawspeaker\\V1\xea\x02\x0eLawspeaker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lawspeaker.v1.rules_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\021com.lawspeaker.v1B\021RulesServiceProtoP\001\242\002\003LWS\252\002\rLawspeaker.V1\272\002\003LWS\312\002\rLawspeaker\\V1\352\002\016Lawspeaker::V1'
   _globals['_RULESSERVICE'].methods_by_name['ListGames']._loaded_options = None
   _globals['_RULESSERVICE'].methods_by_name['ListGames']._serialized_options = b'\220\002\001\202\323\344\223\002\013\022\t/v1/games'
   _globals['_RULESSERVICE'].methods_by_name['DescribeGame']._loaded_options = None
@@ -53,23 +54,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DESCRIBEGAMEREQUEST']._serialized_start=219
   _globals['_DESCRIBEGAMEREQUEST']._serialized_end=254
   _globals['_DESCRIBEGAMERESPONSE']._serialized_start=257
-  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=458
-  _globals['_NEWGAMEREQUEST']._serialized_start=460
-  _globals['_NEWGAMEREQUEST']._serialized_end=580
-  _globals['_NEWGAMERESPONSE']._serialized_start=582
-  _globals['_NEWGAMERESPONSE']._serialized_end=640
-  _globals['_LEGALMOVESREQUEST']._serialized_start=642
-  _globals['_LEGALMOVESREQUEST']._serialized_end=716
-  _globals['_LEGALMOVESRESPONSE']._serialized_start=719
-  _globals['_LEGALMOVESRESPONSE']._serialized_end=899
-  _globals['_VALIDATEMOVEREQUEST']._serialized_start=901
-  _globals['_VALIDATEMOVEREQUEST']._serialized_end=1012
-  _globals['_VALIDATEMOVERESPONSE']._serialized_start=1014
-  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1096
-  _globals['_APPLYMOVEREQUEST']._serialized_start=1098
-  _globals['_APPLYMOVEREQUEST']._serialized_end=1206
-  _globals['_APPLYMOVERESPONSE']._serialized_start=1209
-  _globals['_APPLYMOVERESPONSE']._serialized_end=1375
-  _globals['_RULESSERVICE']._serialized_start=1378
-  _globals['_RULESSERVICE']._serialized_end=2102
+  _globals['_DESCRIBEGAMERESPONSE']._serialized_end=502
+  _globals['_NEWGAMEREQUEST']._serialized_start=504
+  _globals['_NEWGAMEREQUEST']._serialized_end=624
+  _globals['_NEWGAMERESPONSE']._serialized_start=626
+  _globals['_NEWGAMERESPONSE']._serialized_end=684
+  _globals['_LEGALMOVESREQUEST']._serialized_start=686
+  _globals['_LEGALMOVESREQUEST']._serialized_end=760
+  _globals['_LEGALMOVESRESPONSE']._serialized_start=763
+  _globals['_LEGALMOVESRESPONSE']._serialized_end=943
+  _globals['_VALIDATEMOVEREQUEST']._serialized_start=945
+  _globals['_VALIDATEMOVEREQUEST']._serialized_end=1056
+  _globals['_VALIDATEMOVERESPONSE']._serialized_start=1058
+  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1140
+  _globals['_APPLYMOVEREQUEST']._serialized_start=1142
+  _globals['_APPLYMOVEREQUEST']._serialized_end=1250
+  _globals['_APPLYMOVERESPONSE']._serialized_start=1253
+  _globals['_APPLYMOVERESPONSE']._serialized_end=1419
+  _globals['_RULESSERVICE']._serialized_start=1422
+  _globals['_RULESSERVICE']._serialized_end=2146
 # @@protoc_insertion_point(module_scope)

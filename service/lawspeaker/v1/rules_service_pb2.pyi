@@ -26,16 +26,18 @@ class DescribeGameRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ...) -> None: ...
 
 class DescribeGameResponse(_message.Message):
-    __slots__ = ("info", "options", "data", "assumptions")
+    __slots__ = ("info", "options", "data", "assumptions", "reasons")
     INFO_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
     ASSUMPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
     info: _game_pb2.GameInfo
     options: _containers.RepeatedCompositeFieldContainer[_game_pb2.GameOptionInfo]
     data: _struct_pb2.Struct
     assumptions: _containers.RepeatedCompositeFieldContainer[_game_pb2.RulesAssumption]
-    def __init__(self, info: _Optional[_Union[_game_pb2.GameInfo, _Mapping]] = ..., options: _Optional[_Iterable[_Union[_game_pb2.GameOptionInfo, _Mapping]]] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., assumptions: _Optional[_Iterable[_Union[_game_pb2.RulesAssumption, _Mapping]]] = ...) -> None: ...
+    reasons: _containers.RepeatedCompositeFieldContainer[_game_pb2.RuleReason]
+    def __init__(self, info: _Optional[_Union[_game_pb2.GameInfo, _Mapping]] = ..., options: _Optional[_Iterable[_Union[_game_pb2.GameOptionInfo, _Mapping]]] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., assumptions: _Optional[_Iterable[_Union[_game_pb2.RulesAssumption, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[_game_pb2.RuleReason, _Mapping]]] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
     __slots__ = ("game", "players", "seed", "options")

@@ -148,7 +148,10 @@ class SessionServiceServicer:
 
     def WatchSession(self, request, context):
         """Streams the session now and after every change, as the caller's seat sees it. Over REST this
-        is a text/event-stream of Server-Sent Events, each carrying one response as proto3 JSON.
+        is a text/event-stream of Server-Sent Events, each carrying one response as proto3 JSON. The
+        stream does not end with the game (an undo could go on): it ends when the session is deleted
+        (a last response with deleted set), when the server shuts down, or when the caller cancels it,
+        e.g. once a response says game_over.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

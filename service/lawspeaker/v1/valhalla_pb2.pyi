@@ -25,6 +25,12 @@ class ValhallaHagalaz(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VALHALLA_HAGALAZ_CANCELS_ANOTHER: _ClassVar[ValhallaHagalaz]
     VALHALLA_HAGALAZ_CANCELS_OWN: _ClassVar[ValhallaHagalaz]
 
+class ValhallaEntryBlocked(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VALHALLA_ENTRY_BLOCKED_UNSPECIFIED: _ClassVar[ValhallaEntryBlocked]
+    VALHALLA_ENTRY_BLOCKED_FORFEIT: _ClassVar[ValhallaEntryBlocked]
+    VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER: _ClassVar[ValhallaEntryBlocked]
+
 class ValhallaColour(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     VALHALLA_COLOUR_UNSPECIFIED: _ClassVar[ValhallaColour]
@@ -48,6 +54,9 @@ VALHALLA_SCORING_TRADITIONAL: ValhallaScoring
 VALHALLA_HAGALAZ_UNSPECIFIED: ValhallaHagalaz
 VALHALLA_HAGALAZ_CANCELS_ANOTHER: ValhallaHagalaz
 VALHALLA_HAGALAZ_CANCELS_OWN: ValhallaHagalaz
+VALHALLA_ENTRY_BLOCKED_UNSPECIFIED: ValhallaEntryBlocked
+VALHALLA_ENTRY_BLOCKED_FORFEIT: ValhallaEntryBlocked
+VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER: ValhallaEntryBlocked
 VALHALLA_COLOUR_UNSPECIFIED: ValhallaColour
 VALHALLA_COLOUR_LIGHT: ValhallaColour
 VALHALLA_COLOUR_DARK: ValhallaColour
@@ -59,16 +68,18 @@ VALHALLA_PHASE_EXTRA_POINTS: ValhallaPhase
 VALHALLA_PHASE_OVER: ValhallaPhase
 
 class ValhallaOptions(_message.Message):
-    __slots__ = ("start", "scoring", "hagalaz", "doubles")
+    __slots__ = ("start", "scoring", "hagalaz", "doubles", "entry_blocked")
     START_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
     HAGALAZ_FIELD_NUMBER: _ClassVar[int]
     DOUBLES_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_BLOCKED_FIELD_NUMBER: _ClassVar[int]
     start: ValhallaStart
     scoring: ValhallaScoring
     hagalaz: ValhallaHagalaz
     doubles: bool
-    def __init__(self, start: _Optional[_Union[ValhallaStart, str]] = ..., scoring: _Optional[_Union[ValhallaScoring, str]] = ..., hagalaz: _Optional[_Union[ValhallaHagalaz, str]] = ..., doubles: _Optional[bool] = ...) -> None: ...
+    entry_blocked: ValhallaEntryBlocked
+    def __init__(self, start: _Optional[_Union[ValhallaStart, str]] = ..., scoring: _Optional[_Union[ValhallaScoring, str]] = ..., hagalaz: _Optional[_Union[ValhallaHagalaz, str]] = ..., doubles: _Optional[bool] = ..., entry_blocked: _Optional[_Union[ValhallaEntryBlocked, str]] = ...) -> None: ...
 
 class ValhallaSticks(_message.Message):
     __slots__ = ("sowulo", "tiewaz", "gebo", "hagalaz")

@@ -69,6 +69,19 @@ class LawspeakerClientError(Exception):
         self.metadata: dict[str, str] = dict(metadata or {})
         self.retry_after = retry_after
 
+    @property
+    def kind(self) -> str:
+        """The service's error kind (``MALFORMED``, ``INVALID_STATE``, ``ILLEGAL_MOVE``...), which tells
+        apart refusals sharing a ``code``; empty when the failure did not come from the service."""
+        return self.metadata.get("kind", "")
+
+    @property
+    def rule(self) -> str:
+        """For a refused move, the anchor of the rule it breaks in the game's rules document
+        (``docs/rules/valhalla.md#cast-first``); empty otherwise. DescribeGame's ``reasons`` quote
+        the rulebook sentence of each."""
+        return self.metadata.get("rule", "")
+
     def __str__(self) -> str:
         head = f"{self.code} {self.reason}" if self.reason else self.code
         return f"{head}: {self.message}"

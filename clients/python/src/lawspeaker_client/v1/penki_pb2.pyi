@@ -25,6 +25,12 @@ class PenkiAlignment(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PENKI_ALIGNMENT_CAVITIES: _ClassVar[PenkiAlignment]
     PENKI_ALIGNMENT_TILES: _ClassVar[PenkiAlignment]
 
+class PenkiStuck(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PENKI_STUCK_UNSPECIFIED: _ClassVar[PenkiStuck]
+    PENKI_STUCK_SKIP_TURN: _ClassVar[PenkiStuck]
+    PENKI_STUCK_DRAW: _ClassVar[PenkiStuck]
+
 class PenkiPiece(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PENKI_PIECE_UNSPECIFIED: _ClassVar[PenkiPiece]
@@ -54,6 +60,9 @@ PENKI_TILES_UPRIGHT_ALLOWED: PenkiTiles
 PENKI_ALIGNMENT_UNSPECIFIED: PenkiAlignment
 PENKI_ALIGNMENT_CAVITIES: PenkiAlignment
 PENKI_ALIGNMENT_TILES: PenkiAlignment
+PENKI_STUCK_UNSPECIFIED: PenkiStuck
+PENKI_STUCK_SKIP_TURN: PenkiStuck
+PENKI_STUCK_DRAW: PenkiStuck
 PENKI_PIECE_UNSPECIFIED: PenkiPiece
 PENKI_PIECE_LIGHT: PenkiPiece
 PENKI_PIECE_DARK: PenkiPiece
@@ -68,14 +77,16 @@ PENKI_PHASE_CONNECT: PenkiPhase
 PENKI_PHASE_OVER: PenkiPhase
 
 class PenkiOptions(_message.Message):
-    __slots__ = ("setup", "tiles", "alignment")
+    __slots__ = ("setup", "tiles", "alignment", "stuck")
     SETUP_FIELD_NUMBER: _ClassVar[int]
     TILES_FIELD_NUMBER: _ClassVar[int]
     ALIGNMENT_FIELD_NUMBER: _ClassVar[int]
+    STUCK_FIELD_NUMBER: _ClassVar[int]
     setup: PenkiSetup
     tiles: PenkiTiles
     alignment: PenkiAlignment
-    def __init__(self, setup: _Optional[_Union[PenkiSetup, str]] = ..., tiles: _Optional[_Union[PenkiTiles, str]] = ..., alignment: _Optional[_Union[PenkiAlignment, str]] = ...) -> None: ...
+    stuck: PenkiStuck
+    def __init__(self, setup: _Optional[_Union[PenkiSetup, str]] = ..., tiles: _Optional[_Union[PenkiTiles, str]] = ..., alignment: _Optional[_Union[PenkiAlignment, str]] = ..., stuck: _Optional[_Union[PenkiStuck, str]] = ...) -> None: ...
 
 class PenkiPair(_message.Message):
     __slots__ = ("first", "second")

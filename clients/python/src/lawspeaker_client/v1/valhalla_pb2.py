@@ -24,37 +24,40 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1clawspeaker/v1/valhalla.proto\x12\rlawspeaker.v1\"\xb1\x01\n\x0fValhallaOptions\x12+\n\x05start\x18\x01 \x01(\x0e\x32\x1c.lawspeaker.v1.ValhallaStart\x12/\n\x07scoring\x18\x02 \x01(\x0e\x32\x1e.lawspeaker.v1.ValhallaScoring\x12/\n\x07hagalaz\x18\x03 \x01(\x0e\x32\x1e.lawspeaker.v1.ValhallaHagalaz\x12\x0f\n\x07\x64oubles\x18\x04 \x01(\x08\"O\n\x0eValhallaSticks\x12\x0e\n\x06sowulo\x18\x01 \x01(\x08\x12\x0e\n\x06tiewaz\x18\x02 \x01(\x08\x12\x0c\n\x04gebo\x18\x03 \x01(\x08\x12\x0f\n\x07hagalaz\x18\x04 \x01(\x08\"u\n\x0cValhallaShip\x12-\n\x06\x63olour\x18\x01 \x01(\x0e\x32\x1d.lawspeaker.v1.ValhallaColour\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x10\n\x08position\x18\x03 \x01(\x05\x12\x14\n\x0cunder_repair\x18\x04 \x01(\x08\"\x94\x02\n\rValhallaState\x12/\n\x07options\x18\x01 \x01(\x0b\x32\x1e.lawspeaker.v1.ValhallaOptions\x12+\n\x05phase\x18\x02 \x01(\x0e\x32\x1c.lawspeaker.v1.ValhallaPhase\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x11\n\tdark_seat\x18\x04 \x01(\x05\x12*\n\x05ships\x18\x05 \x03(\x0b\x32\x1b.lawspeaker.v1.ValhallaShip\x12+\n\x04\x63\x61st\x18\x06 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticks\x12\x0e\n\x06points\x18\x07 \x01(\x05\x12\x0e\n\x06winner\x18\x08 \x01(\x05\x12\x0b\n\x03ply\x18\t \x01(\x05\"M\n\x0cValhallaCast\x12\x32\n\x06sticks\x18\x01 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticksH\x00\x88\x01\x01\x42\t\n\x07_sticks\",\n\x10ValhallaShipMove\x12\x0c\n\x04ship\x18\x01 \x01(\x05\x12\n\n\x02to\x18\x02 \x01(\x05\"{\n\x0cValhallaMove\x12+\n\x04\x63\x61st\x18\x01 \x01(\x0b\x32\x1b.lawspeaker.v1.ValhallaCastH\x00\x12\x34\n\tmove_ship\x18\x02 \x01(\x0b\x32\x1f.lawspeaker.v1.ValhallaShipMoveH\x00\x42\x08\n\x06\x61\x63tion\"\xb5\x01\n\rValhallaEvent\x12-\n\x06sticks\x18\x01 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticks\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0f\n\x07natural\x18\x03 \x01(\x08\x12-\n\x06\x63olour\x18\x04 \x01(\x0e\x32\x1d.lawspeaker.v1.ValhallaColour\x12\x0c\n\x04ship\x18\x05 \x01(\x05\x12\x0c\n\x04\x66rom\x18\x06 \x01(\x05\x12\n\n\x02to\x18\x07 \x01(\x05*d\n\rValhallaStart\x12\x1e\n\x1aVALHALLA_START_UNSPECIFIED\x10\x00\x12\x19\n\x15VALHALLA_START_LAYOUT\x10\x01\x12\x18\n\x14VALHALLA_START_ENTER\x10\x02*q\n\x0fValhallaScoring\x12 \n\x1cVALHALLA_SCORING_UNSPECIFIED\x10\x00\x12\x1a\n\x16VALHALLA_SCORING_RUNES\x10\x01\x12 \n\x1cVALHALLA_SCORING_TRADITIONAL\x10\x02*{\n\x0fValhallaHagalaz\x12 \n\x1cVALHALLA_HAGALAZ_UNSPECIFIED\x10\x00\x12$\n VALHALLA_HAGALAZ_CANCELS_ANOTHER\x10\x01\x12 \n\x1cVALHALLA_HAGALAZ_CANCELS_OWN\x10\x02*f\n\x0eValhallaColour\x12\x1f\n\x1bVALHALLA_COLOUR_UNSPECIFIED\x10\x00\x12\x19\n\x15VALHALLA_COLOUR_LIGHT\x10\x01\x12\x18\n\x14VALHALLA_COLOUR_DARK\x10\x02*\xc0\x01\n\rValhallaPhase\x12\x1e\n\x1aVALHALLA_PHASE_UNSPECIFIED\x10\x00\x12#\n\x1fVALHALLA_PHASE_CHOOSING_COLOURS\x10\x01\x12\x17\n\x13VALHALLA_PHASE_CAST\x10\x02\x12\x17\n\x13VALHALLA_PHASE_MOVE\x10\x03\x12\x1f\n\x1bVALHALLA_PHASE_EXTRA_POINTS\x10\x04\x12\x17\n\x13VALHALLA_PHASE_OVER\x10\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1clawspeaker/v1/valhalla.proto\x12\rlawspeaker.v1\"\xed\x01\n\x0fValhallaOptions\x12+\n\x05start\x18\x01 \x01(\x0e\x32\x1c.lawspeaker.v1.ValhallaStart\x12/\n\x07scoring\x18\x02 \x01(\x0e\x32\x1e.lawspeaker.v1.ValhallaScoring\x12/\n\x07hagalaz\x18\x03 \x01(\x0e\x32\x1e.lawspeaker.v1.ValhallaHagalaz\x12\x0f\n\x07\x64oubles\x18\x04 \x01(\x08\x12:\n\rentry_blocked\x18\x05 \x01(\x0e\x32#.lawspeaker.v1.ValhallaEntryBlocked\"O\n\x0eValhallaSticks\x12\x0e\n\x06sowulo\x18\x01 \x01(\x08\x12\x0e\n\x06tiewaz\x18\x02 \x01(\x08\x12\x0c\n\x04gebo\x18\x03 \x01(\x08\x12\x0f\n\x07hagalaz\x18\x04 \x01(\x08\"u\n\x0cValhallaShip\x12-\n\x06\x63olour\x18\x01 \x01(\x0e\x32\x1d.lawspeaker.v1.ValhallaColour\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x10\n\x08position\x18\x03 \x01(\x05\x12\x14\n\x0cunder_repair\x18\x04 \x01(\x08\"\x94\x02\n\rValhallaState\x12/\n\x07options\x18\x01 \x01(\x0b\x32\x1e.lawspeaker.v1.ValhallaOptions\x12+\n\x05phase\x18\x02 \x01(\x0e\x32\x1c.lawspeaker.v1.ValhallaPhase\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x11\n\tdark_seat\x18\x04 \x01(\x05\x12*\n\x05ships\x18\x05 \x03(\x0b\x32\x1b.lawspeaker.v1.ValhallaShip\x12+\n\x04\x63\x61st\x18\x06 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticks\x12\x0e\n\x06points\x18\x07 \x01(\x05\x12\x0e\n\x06winner\x18\x08 \x01(\x05\x12\x0b\n\x03ply\x18\t \x01(\x05\"M\n\x0cValhallaCast\x12\x32\n\x06sticks\x18\x01 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticksH\x00\x88\x01\x01\x42\t\n\x07_sticks\",\n\x10ValhallaShipMove\x12\x0c\n\x04ship\x18\x01 \x01(\x05\x12\n\n\x02to\x18\x02 \x01(\x05\"{\n\x0cValhallaMove\x12+\n\x04\x63\x61st\x18\x01 \x01(\x0b\x32\x1b.lawspeaker.v1.ValhallaCastH\x00\x12\x34\n\tmove_ship\x18\x02 \x01(\x0b\x32\x1f.lawspeaker.v1.ValhallaShipMoveH\x00\x42\x08\n\x06\x61\x63tion\"\xb5\x01\n\rValhallaEvent\x12-\n\x06sticks\x18\x01 \x01(\x0b\x32\x1d.lawspeaker.v1.ValhallaSticks\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0f\n\x07natural\x18\x03 \x01(\x08\x12-\n\x06\x63olour\x18\x04 \x01(\x0e\x32\x1d.lawspeaker.v1.ValhallaColour\x12\x0c\n\x04ship\x18\x05 \x01(\x05\x12\x0c\n\x04\x66rom\x18\x06 \x01(\x05\x12\n\n\x02to\x18\x07 \x01(\x05*d\n\rValhallaStart\x12\x1e\n\x1aVALHALLA_START_UNSPECIFIED\x10\x00\x12\x19\n\x15VALHALLA_START_LAYOUT\x10\x01\x12\x18\n\x14VALHALLA_START_ENTER\x10\x02*q\n\x0fValhallaScoring\x12 \n\x1cVALHALLA_SCORING_UNSPECIFIED\x10\x00\x12\x1a\n\x16VALHALLA_SCORING_RUNES\x10\x01\x12 \n\x1cVALHALLA_SCORING_TRADITIONAL\x10\x02*{\n\x0fValhallaHagalaz\x12 \n\x1cVALHALLA_HAGALAZ_UNSPECIFIED\x10\x00\x12$\n VALHALLA_HAGALAZ_CANCELS_ANOTHER\x10\x01\x12 \n\x1cVALHALLA_HAGALAZ_CANCELS_OWN\x10\x02*\x8b\x01\n\x14ValhallaEntryBlocked\x12&\n\"VALHALLA_ENTRY_BLOCKED_UNSPECIFIED\x10\x00\x12\"\n\x1eVALHALLA_ENTRY_BLOCKED_FORFEIT\x10\x01\x12\'\n#VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER\x10\x02*f\n\x0eValhallaColour\x12\x1f\n\x1bVALHALLA_COLOUR_UNSPECIFIED\x10\x00\x12\x19\n\x15VALHALLA_COLOUR_LIGHT\x10\x01\x12\x18\n\x14VALHALLA_COLOUR_DARK\x10\x02*\xc0\x01\n\rValhallaPhase\x12\x1e\n\x1aVALHALLA_PHASE_UNSPECIFIED\x10\x00\x12#\n\x1fVALHALLA_PHASE_CHOOSING_COLOURS\x10\x01\x12\x17\n\x13VALHALLA_PHASE_CAST\x10\x02\x12\x17\n\x13VALHALLA_PHASE_MOVE\x10\x03\x12\x1f\n\x1bVALHALLA_PHASE_EXTRA_POINTS\x10\x04\x12\x17\n\x13VALHALLA_PHASE_OVER\x10\x05\x42\x61\n\x11\x63om.lawspeaker.v1B\rValhallaProtoP\x01\xa2\x02\x03LWS\xaa\x02\rLawspeaker.V1\xba\x02\x03LWS\xca\x02\rLawspeaker\\V1\xea\x02\x0eLawspeaker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lawspeaker.v1.valhalla_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
-  _globals['_VALHALLASTART']._serialized_start=1140
-  _globals['_VALHALLASTART']._serialized_end=1240
-  _globals['_VALHALLASCORING']._serialized_start=1242
-  _globals['_VALHALLASCORING']._serialized_end=1355
-  _globals['_VALHALLAHAGALAZ']._serialized_start=1357
-  _globals['_VALHALLAHAGALAZ']._serialized_end=1480
-  _globals['_VALHALLACOLOUR']._serialized_start=1482
-  _globals['_VALHALLACOLOUR']._serialized_end=1584
-  _globals['_VALHALLAPHASE']._serialized_start=1587
-  _globals['_VALHALLAPHASE']._serialized_end=1779
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\021com.lawspeaker.v1B\rValhallaProtoP\001\242\002\003LWS\252\002\rLawspeaker.V1\272\002\003LWS\312\002\rLawspeaker\\V1\352\002\016Lawspeaker::V1'
+  _globals['_VALHALLASTART']._serialized_start=1200
+  _globals['_VALHALLASTART']._serialized_end=1300
+  _globals['_VALHALLASCORING']._serialized_start=1302
+  _globals['_VALHALLASCORING']._serialized_end=1415
+  _globals['_VALHALLAHAGALAZ']._serialized_start=1417
+  _globals['_VALHALLAHAGALAZ']._serialized_end=1540
+  _globals['_VALHALLAENTRYBLOCKED']._serialized_start=1543
+  _globals['_VALHALLAENTRYBLOCKED']._serialized_end=1682
+  _globals['_VALHALLACOLOUR']._serialized_start=1684
+  _globals['_VALHALLACOLOUR']._serialized_end=1786
+  _globals['_VALHALLAPHASE']._serialized_start=1789
+  _globals['_VALHALLAPHASE']._serialized_end=1981
   _globals['_VALHALLAOPTIONS']._serialized_start=48
-  _globals['_VALHALLAOPTIONS']._serialized_end=225
-  _globals['_VALHALLASTICKS']._serialized_start=227
-  _globals['_VALHALLASTICKS']._serialized_end=306
-  _globals['_VALHALLASHIP']._serialized_start=308
-  _globals['_VALHALLASHIP']._serialized_end=425
-  _globals['_VALHALLASTATE']._serialized_start=428
-  _globals['_VALHALLASTATE']._serialized_end=704
-  _globals['_VALHALLACAST']._serialized_start=706
-  _globals['_VALHALLACAST']._serialized_end=783
-  _globals['_VALHALLASHIPMOVE']._serialized_start=785
-  _globals['_VALHALLASHIPMOVE']._serialized_end=829
-  _globals['_VALHALLAMOVE']._serialized_start=831
-  _globals['_VALHALLAMOVE']._serialized_end=954
-  _globals['_VALHALLAEVENT']._serialized_start=957
-  _globals['_VALHALLAEVENT']._serialized_end=1138
+  _globals['_VALHALLAOPTIONS']._serialized_end=285
+  _globals['_VALHALLASTICKS']._serialized_start=287
+  _globals['_VALHALLASTICKS']._serialized_end=366
+  _globals['_VALHALLASHIP']._serialized_start=368
+  _globals['_VALHALLASHIP']._serialized_end=485
+  _globals['_VALHALLASTATE']._serialized_start=488
+  _globals['_VALHALLASTATE']._serialized_end=764
+  _globals['_VALHALLACAST']._serialized_start=766
+  _globals['_VALHALLACAST']._serialized_end=843
+  _globals['_VALHALLASHIPMOVE']._serialized_start=845
+  _globals['_VALHALLASHIPMOVE']._serialized_end=889
+  _globals['_VALHALLAMOVE']._serialized_start=891
+  _globals['_VALHALLAMOVE']._serialized_end=1014
+  _globals['_VALHALLAEVENT']._serialized_start=1017
+  _globals['_VALHALLAEVENT']._serialized_end=1198
 # @@protoc_insertion_point(module_scope)

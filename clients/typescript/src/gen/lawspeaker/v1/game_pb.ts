@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/game.proto.
  */
 export const file_lawspeaker_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi0wIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIABIqCgViaXJrYRgOIAEoCzIZLmxhd3NwZWFrZXIudjEuQmlya2FTdGF0ZUgAQgYKBGdhbWUiKQoIUm5nU3RhdGUSDAoEc2VlZBgBIAEoDBIPCgdjb3VudGVyGAIgASgEIowCCgRNb3ZlEi8KCHZhbGhhbGxhGAogASgLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYU1vdmVIABIpCgVwZW5raRgLIAEoCzIYLmxhd3NwZWFrZXIudjEuUGVua2lNb3ZlSAASNAoLcGF4X3Blbm5pbmcYDCABKAsyHS5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdNb3ZlSAASPwoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIi5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvck1vdmVIABIpCgViaXJrYRgOIAEoCzIYLmxhd3NwZWFrZXIudjEuQmlya2FNb3ZlSABCBgoEZ2FtZSKiAgoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAEiwKBWJpcmthGA4gASgLMhsubGF3c3BlYWtlci52MS5CaXJrYU9wdGlvbnNIAEIGCgRnYW1lItQCCglHYW1lRXZlbnQSDAoEa2luZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhMKBnBsYXllchgDIAEoBUgBiAEBEjAKCHZhbGhhbGxhGAogASgLMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYUV2ZW50SAASKgoFcGVua2kYCyABKAsyGS5sYXdzcGVha2VyLnYxLlBlbmtpRXZlbnRIABI1CgtwYXhfcGVubmluZxgMIAEoCzIeLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ0V2ZW50SAASQAoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIy5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvckV2ZW50SAASKgoFYmlya2EYDiABKAsyGS5sYXdzcGVha2VyLnYxLkJpcmthRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciI7CglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANiBnByb3RvMw", [file_lawspeaker_v1_birka, file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
+  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi0wIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIABIqCgViaXJrYRgOIAEoCzIZLmxhd3NwZWFrZXIudjEuQmlya2FTdGF0ZUgAQgYKBGdhbWUiKQoIUm5nU3RhdGUSDAoEc2VlZBgBIAEoDBIPCgdjb3VudGVyGAIgASgEIowCCgRNb3ZlEi8KCHZhbGhhbGxhGAogASgLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYU1vdmVIABIpCgVwZW5raRgLIAEoCzIYLmxhd3NwZWFrZXIudjEuUGVua2lNb3ZlSAASNAoLcGF4X3Blbm5pbmcYDCABKAsyHS5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdNb3ZlSAASPwoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIi5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvck1vdmVIABIpCgViaXJrYRgOIAEoCzIYLmxhd3NwZWFrZXIudjEuQmlya2FNb3ZlSABCBgoEZ2FtZSKiAgoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAEiwKBWJpcmthGA4gASgLMhsubGF3c3BlYWtlci52MS5CaXJrYU9wdGlvbnNIAEIGCgRnYW1lItQCCglHYW1lRXZlbnQSDAoEa2luZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhMKBnBsYXllchgDIAEoBUgBiAEBEjAKCHZhbGhhbGxhGAogASgLMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYUV2ZW50SAASKgoFcGVua2kYCyABKAsyGS5sYXdzcGVha2VyLnYxLlBlbmtpRXZlbnRIABI1CgtwYXhfcGVubmluZxgMIAEoCzIeLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ0V2ZW50SAASQAoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIy5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvckV2ZW50SAASKgoFYmlya2EYDiABKAsyGS5sYXdzcGVha2VyLnYxLkJpcmthRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciJJCglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkSDAoEcnVsZRgEIAEoCSJNCgpSdWxlUmVhc29uEg4KBnJlYXNvbhgBIAEoCRIPCgdtZWFuaW5nGAIgASgJEgwKBHJ1bGUYAyABKAkSEAoIcnVsZWJvb2sYBCABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANCXQoRY29tLmxhd3NwZWFrZXIudjFCCUdhbWVQcm90b1ABogIDTFdTqgINTGF3c3BlYWtlci5WMboCA0xXU8oCDUxhd3NwZWFrZXJcVjHqAg5MYXdzcGVha2VyOjpWMWIGcHJvdG8z", [file_lawspeaker_v1_birka, file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
 
 /**
  * The complete state of one game, exactly as the engine needs it to answer the next question.
@@ -352,11 +352,21 @@ export type Violation = Message<"lawspeaker.v1.Violation"> & {
   message: string;
 
   /**
-   * The path of the request field at fault, e.g. "move.valhalla.move_ship.to".
+   * The path of the request field at fault, e.g. "move.valhalla.move_ship.to" (proto field names;
+   * REST and Connect JSON answers use the JSON names: "move.valhalla.moveShip.to").
    *
    * @generated from field: string field = 3;
    */
   field: string;
+
+  /**
+   * The rule the move breaks, as a stable anchor in the game's rules document, e.g.
+   * "docs/rules/valhalla.md#lands-on-own-ship" (relative to the repository); DescribeGame lists
+   * the rulebook sentence of each. Empty for a refusal that is no rule of the game (GAME_OVER).
+   *
+   * @generated from field: string rule = 4;
+   */
+  rule: string;
 };
 
 /**
@@ -365,6 +375,49 @@ export type Violation = Message<"lawspeaker.v1.Violation"> & {
  */
 export const ViolationSchema: GenMessage<Violation> = /*@__PURE__*/
   messageDesc(file_lawspeaker_v1_game, 5);
+
+/**
+ * One reason a game refuses a move: its code, what it means, and the rule it enforces.
+ *
+ * @generated from message lawspeaker.v1.RuleReason
+ */
+export type RuleReason = Message<"lawspeaker.v1.RuleReason"> & {
+  /**
+   * The stable UPPER_SNAKE reason code a Violation carries, e.g. LANDS_ON_OWN_SHIP.
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * What the reason means, in one sentence.
+   *
+   * @generated from field: string meaning = 2;
+   */
+  meaning: string;
+
+  /**
+   * The anchor of the rule in the game's rules document, e.g. "docs/rules/valhalla.md#lands-on-own-ship".
+   *
+   * @generated from field: string rule = 3;
+   */
+  rule: string;
+
+  /**
+   * The rulebook sentence the rule enforces, quoted; or, where the rulebook is silent, the
+   * assumption the engine takes instead (named by its id).
+   *
+   * @generated from field: string rulebook = 4;
+   */
+  rulebook: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.RuleReason.
+ * Use `create(RuleReasonSchema)` to create a new message.
+ */
+export const RuleReasonSchema: GenMessage<RuleReason> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_game, 6);
 
 /**
  * The probabilities of a chance step.
@@ -399,7 +452,7 @@ export type ChanceOutcome = Message<"lawspeaker.v1.ChanceOutcome"> & {
  * Use `create(ChanceOutcomeSchema)` to create a new message.
  */
 export const ChanceOutcomeSchema: GenMessage<ChanceOutcome> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 6);
+  messageDesc(file_lawspeaker_v1_game, 7);
 
 /**
  * A chance step: the game waits for dice, sticks or a draw.
@@ -427,7 +480,7 @@ export type ChanceEvent = Message<"lawspeaker.v1.ChanceEvent"> & {
  * Use `create(ChanceEventSchema)` to create a new message.
  */
 export const ChanceEventSchema: GenMessage<ChanceEvent> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 7);
+  messageDesc(file_lawspeaker_v1_game, 8);
 
 /**
  * The result of a finished game.
@@ -462,7 +515,7 @@ export type GameOutcome = Message<"lawspeaker.v1.GameOutcome"> & {
  * Use `create(GameOutcomeSchema)` to create a new message.
  */
 export const GameOutcomeSchema: GenMessage<GameOutcome> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 8);
+  messageDesc(file_lawspeaker_v1_game, 9);
 
 /**
  * Summary information about one game the service knows.
@@ -511,7 +564,7 @@ export type GameInfo = Message<"lawspeaker.v1.GameInfo"> & {
  * Use `create(GameInfoSchema)` to create a new message.
  */
 export const GameInfoSchema: GenMessage<GameInfo> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 9);
+  messageDesc(file_lawspeaker_v1_game, 10);
 
 /**
  * One option a game accepts at creation.
@@ -553,7 +606,7 @@ export type GameOptionInfo = Message<"lawspeaker.v1.GameOptionInfo"> & {
  * Use `create(GameOptionInfoSchema)` to create a new message.
  */
 export const GameOptionInfoSchema: GenMessage<GameOptionInfo> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 10);
+  messageDesc(file_lawspeaker_v1_game, 11);
 
 /**
  * A decision taken where the rulebook is silent or ambiguous.
@@ -595,7 +648,7 @@ export type RulesAssumption = Message<"lawspeaker.v1.RulesAssumption"> & {
  * Use `create(RulesAssumptionSchema)` to create a new message.
  */
 export const RulesAssumptionSchema: GenMessage<RulesAssumption> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_game, 11);
+  messageDesc(file_lawspeaker_v1_game, 12);
 
 /**
  * How a finished game ended.

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/valhalla.proto.
  */
 export const file_lawspeaker_v1_valhalla: GenFile = /*@__PURE__*/
-  fileDesc("ChxsYXdzcGVha2VyL3YxL3ZhbGhhbGxhLnByb3RvEg1sYXdzcGVha2VyLnYxIrEBCg9WYWxoYWxsYU9wdGlvbnMSKwoFc3RhcnQYASABKA4yHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhcnQSLwoHc2NvcmluZxgCIAEoDjIeLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTY29yaW5nEi8KB2hhZ2FsYXoYAyABKA4yHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhSGFnYWxhehIPCgdkb3VibGVzGAQgASgIIk8KDlZhbGhhbGxhU3RpY2tzEg4KBnNvd3VsbxgBIAEoCBIOCgZ0aWV3YXoYAiABKAgSDAoEZ2VibxgDIAEoCBIPCgdoYWdhbGF6GAQgASgIInUKDFZhbGhhbGxhU2hpcBItCgZjb2xvdXIYASABKA4yHS5sYXdzcGVha2VyLnYxLlZhbGhhbGxhQ29sb3VyEg4KBm51bWJlchgCIAEoBRIQCghwb3NpdGlvbhgDIAEoBRIUCgx1bmRlcl9yZXBhaXIYBCABKAgilAIKDVZhbGhhbGxhU3RhdGUSLwoHb3B0aW9ucxgBIAEoCzIeLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFPcHRpb25zEisKBXBoYXNlGAIgASgOMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYVBoYXNlEgwKBHR1cm4YAyABKAUSEQoJZGFya19zZWF0GAQgASgFEioKBXNoaXBzGAUgAygLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYVNoaXASKwoEY2FzdBgGIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3MSDgoGcG9pbnRzGAcgASgFEg4KBndpbm5lchgIIAEoBRILCgNwbHkYCSABKAUiTQoMVmFsaGFsbGFDYXN0EjIKBnN0aWNrcxgBIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3NIAIgBAUIJCgdfc3RpY2tzIiwKEFZhbGhhbGxhU2hpcE1vdmUSDAoEc2hpcBgBIAEoBRIKCgJ0bxgCIAEoBSJ7CgxWYWxoYWxsYU1vdmUSKwoEY2FzdBgBIAEoCzIbLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFDYXN0SAASNAoJbW92ZV9zaGlwGAIgASgLMh8ubGF3c3BlYWtlci52MS5WYWxoYWxsYVNoaXBNb3ZlSABCCAoGYWN0aW9uIrUBCg1WYWxoYWxsYUV2ZW50Ei0KBnN0aWNrcxgBIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3MSDQoFc2NvcmUYAiABKAUSDwoHbmF0dXJhbBgDIAEoCBItCgZjb2xvdXIYBCABKA4yHS5sYXdzcGVha2VyLnYxLlZhbGhhbGxhQ29sb3VyEgwKBHNoaXAYBSABKAUSDAoEZnJvbRgGIAEoBRIKCgJ0bxgHIAEoBSpkCg1WYWxoYWxsYVN0YXJ0Eh4KGlZBTEhBTExBX1NUQVJUX1VOU1BFQ0lGSUVEEAASGQoVVkFMSEFMTEFfU1RBUlRfTEFZT1VUEAESGAoUVkFMSEFMTEFfU1RBUlRfRU5URVIQAipxCg9WYWxoYWxsYVNjb3JpbmcSIAocVkFMSEFMTEFfU0NPUklOR19VTlNQRUNJRklFRBAAEhoKFlZBTEhBTExBX1NDT1JJTkdfUlVORVMQARIgChxWQUxIQUxMQV9TQ09SSU5HX1RSQURJVElPTkFMEAIqewoPVmFsaGFsbGFIYWdhbGF6EiAKHFZBTEhBTExBX0hBR0FMQVpfVU5TUEVDSUZJRUQQABIkCiBWQUxIQUxMQV9IQUdBTEFaX0NBTkNFTFNfQU5PVEhFUhABEiAKHFZBTEhBTExBX0hBR0FMQVpfQ0FOQ0VMU19PV04QAipmCg5WYWxoYWxsYUNvbG91chIfChtWQUxIQUxMQV9DT0xPVVJfVU5TUEVDSUZJRUQQABIZChVWQUxIQUxMQV9DT0xPVVJfTElHSFQQARIYChRWQUxIQUxMQV9DT0xPVVJfREFSSxACKsABCg1WYWxoYWxsYVBoYXNlEh4KGlZBTEhBTExBX1BIQVNFX1VOU1BFQ0lGSUVEEAASIwofVkFMSEFMTEFfUEhBU0VfQ0hPT1NJTkdfQ09MT1VSUxABEhcKE1ZBTEhBTExBX1BIQVNFX0NBU1QQAhIXChNWQUxIQUxMQV9QSEFTRV9NT1ZFEAMSHwobVkFMSEFMTEFfUEhBU0VfRVhUUkFfUE9JTlRTEAQSFwoTVkFMSEFMTEFfUEhBU0VfT1ZFUhAFYgZwcm90bzM");
+  fileDesc("ChxsYXdzcGVha2VyL3YxL3ZhbGhhbGxhLnByb3RvEg1sYXdzcGVha2VyLnYxIu0BCg9WYWxoYWxsYU9wdGlvbnMSKwoFc3RhcnQYASABKA4yHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhcnQSLwoHc2NvcmluZxgCIAEoDjIeLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTY29yaW5nEi8KB2hhZ2FsYXoYAyABKA4yHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhSGFnYWxhehIPCgdkb3VibGVzGAQgASgIEjoKDWVudHJ5X2Jsb2NrZWQYBSABKA4yIy5sYXdzcGVha2VyLnYxLlZhbGhhbGxhRW50cnlCbG9ja2VkIk8KDlZhbGhhbGxhU3RpY2tzEg4KBnNvd3VsbxgBIAEoCBIOCgZ0aWV3YXoYAiABKAgSDAoEZ2VibxgDIAEoCBIPCgdoYWdhbGF6GAQgASgIInUKDFZhbGhhbGxhU2hpcBItCgZjb2xvdXIYASABKA4yHS5sYXdzcGVha2VyLnYxLlZhbGhhbGxhQ29sb3VyEg4KBm51bWJlchgCIAEoBRIQCghwb3NpdGlvbhgDIAEoBRIUCgx1bmRlcl9yZXBhaXIYBCABKAgilAIKDVZhbGhhbGxhU3RhdGUSLwoHb3B0aW9ucxgBIAEoCzIeLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFPcHRpb25zEisKBXBoYXNlGAIgASgOMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYVBoYXNlEgwKBHR1cm4YAyABKAUSEQoJZGFya19zZWF0GAQgASgFEioKBXNoaXBzGAUgAygLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYVNoaXASKwoEY2FzdBgGIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3MSDgoGcG9pbnRzGAcgASgFEg4KBndpbm5lchgIIAEoBRILCgNwbHkYCSABKAUiTQoMVmFsaGFsbGFDYXN0EjIKBnN0aWNrcxgBIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3NIAIgBAUIJCgdfc3RpY2tzIiwKEFZhbGhhbGxhU2hpcE1vdmUSDAoEc2hpcBgBIAEoBRIKCgJ0bxgCIAEoBSJ7CgxWYWxoYWxsYU1vdmUSKwoEY2FzdBgBIAEoCzIbLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFDYXN0SAASNAoJbW92ZV9zaGlwGAIgASgLMh8ubGF3c3BlYWtlci52MS5WYWxoYWxsYVNoaXBNb3ZlSABCCAoGYWN0aW9uIrUBCg1WYWxoYWxsYUV2ZW50Ei0KBnN0aWNrcxgBIAEoCzIdLmxhd3NwZWFrZXIudjEuVmFsaGFsbGFTdGlja3MSDQoFc2NvcmUYAiABKAUSDwoHbmF0dXJhbBgDIAEoCBItCgZjb2xvdXIYBCABKA4yHS5sYXdzcGVha2VyLnYxLlZhbGhhbGxhQ29sb3VyEgwKBHNoaXAYBSABKAUSDAoEZnJvbRgGIAEoBRIKCgJ0bxgHIAEoBSpkCg1WYWxoYWxsYVN0YXJ0Eh4KGlZBTEhBTExBX1NUQVJUX1VOU1BFQ0lGSUVEEAASGQoVVkFMSEFMTEFfU1RBUlRfTEFZT1VUEAESGAoUVkFMSEFMTEFfU1RBUlRfRU5URVIQAipxCg9WYWxoYWxsYVNjb3JpbmcSIAocVkFMSEFMTEFfU0NPUklOR19VTlNQRUNJRklFRBAAEhoKFlZBTEhBTExBX1NDT1JJTkdfUlVORVMQARIgChxWQUxIQUxMQV9TQ09SSU5HX1RSQURJVElPTkFMEAIqewoPVmFsaGFsbGFIYWdhbGF6EiAKHFZBTEhBTExBX0hBR0FMQVpfVU5TUEVDSUZJRUQQABIkCiBWQUxIQUxMQV9IQUdBTEFaX0NBTkNFTFNfQU5PVEhFUhABEiAKHFZBTEhBTExBX0hBR0FMQVpfQ0FOQ0VMU19PV04QAiqLAQoUVmFsaGFsbGFFbnRyeUJsb2NrZWQSJgoiVkFMSEFMTEFfRU5UUllfQkxPQ0tFRF9VTlNQRUNJRklFRBAAEiIKHlZBTEhBTExBX0VOVFJZX0JMT0NLRURfRk9SRkVJVBABEicKI1ZBTEhBTExBX0VOVFJZX0JMT0NLRURfTU9WRV9BTk9USEVSEAIqZgoOVmFsaGFsbGFDb2xvdXISHwobVkFMSEFMTEFfQ09MT1VSX1VOU1BFQ0lGSUVEEAASGQoVVkFMSEFMTEFfQ09MT1VSX0xJR0hUEAESGAoUVkFMSEFMTEFfQ09MT1VSX0RBUksQAirAAQoNVmFsaGFsbGFQaGFzZRIeChpWQUxIQUxMQV9QSEFTRV9VTlNQRUNJRklFRBAAEiMKH1ZBTEhBTExBX1BIQVNFX0NIT09TSU5HX0NPTE9VUlMQARIXChNWQUxIQUxMQV9QSEFTRV9DQVNUEAISFwoTVkFMSEFMTEFfUEhBU0VfTU9WRRADEh8KG1ZBTEhBTExBX1BIQVNFX0VYVFJBX1BPSU5UUxAEEhcKE1ZBTEhBTExBX1BIQVNFX09WRVIQBUJhChFjb20ubGF3c3BlYWtlci52MUINVmFsaGFsbGFQcm90b1ABogIDTFdTqgINTGF3c3BlYWtlci5WMboCA0xXU8oCDUxhd3NwZWFrZXJcVjHqAg5MYXdzcGVha2VyOjpWMWIGcHJvdG8z");
 
 /**
  * Options of a Valhalla game. Unset fields take their documented defaults.
@@ -45,6 +45,13 @@ export type ValhallaOptions = Message<"lawspeaker.v1.ValhallaOptions"> & {
    * @generated from field: bool doubles = 4;
    */
   doubles: boolean;
+
+  /**
+   * With the enter start, what a blocked entry space does (default FORFEIT).
+   *
+   * @generated from field: lawspeaker.v1.ValhallaEntryBlocked entry_blocked = 5;
+   */
+  entryBlocked: ValhallaEntryBlocked;
 };
 
 /**
@@ -468,6 +475,44 @@ export const ValhallaHagalazSchema: GenEnum<ValhallaHagalaz> = /*@__PURE__*/
   enumDesc(file_lawspeaker_v1_valhalla, 2);
 
 /**
+ * With the enter start: what a player with ships still waiting off the board does when the space
+ * of the cast (1-5) is occupied ("If a space is occupied by another ship of either colour, the
+ * player forfeits their turn").
+ *
+ * @generated from enum lawspeaker.v1.ValhallaEntryBlocked
+ */
+export enum ValhallaEntryBlocked {
+  /**
+   * The default: VALHALLA_ENTRY_BLOCKED_FORFEIT.
+   *
+   * @generated from enum value: VALHALLA_ENTRY_BLOCKED_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The player forfeits the turn, even if a ship on the board could move; unless all five entry
+   * spaces are occupied, when the player moves a ship on the board as usual.
+   *
+   * @generated from enum value: VALHALLA_ENTRY_BLOCKED_FORFEIT = 1;
+   */
+  FORFEIT = 1,
+
+  /**
+   * The player may move a ship already on the board instead; the turn is forfeited only when no
+   * ship can move at all.
+   *
+   * @generated from enum value: VALHALLA_ENTRY_BLOCKED_MOVE_ANOTHER = 2;
+   */
+  MOVE_ANOTHER = 2,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.ValhallaEntryBlocked.
+ */
+export const ValhallaEntryBlockedSchema: GenEnum<ValhallaEntryBlocked> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_valhalla, 3);
+
+/**
  * The colour of a fleet.
  *
  * @generated from enum lawspeaker.v1.ValhallaColour
@@ -499,7 +544,7 @@ export enum ValhallaColour {
  * Describes the enum lawspeaker.v1.ValhallaColour.
  */
 export const ValhallaColourSchema: GenEnum<ValhallaColour> = /*@__PURE__*/
-  enumDesc(file_lawspeaker_v1_valhalla, 3);
+  enumDesc(file_lawspeaker_v1_valhalla, 4);
 
 /**
  * What the game is waiting for.
@@ -554,5 +599,5 @@ export enum ValhallaPhase {
  * Describes the enum lawspeaker.v1.ValhallaPhase.
  */
 export const ValhallaPhaseSchema: GenEnum<ValhallaPhase> = /*@__PURE__*/
-  enumDesc(file_lawspeaker_v1_valhalla, 4);
+  enumDesc(file_lawspeaker_v1_valhalla, 5);
 
