@@ -9,5 +9,6 @@ Imports go one way, from the contract to the app:
 - ``rules_routes`` and ``session_routes``: the REST routes of the two services (SSE for the watch);
 - ``connect``: the Connect protocol for both services;
 - ``openapi``: the OpenAPI 3.1 document;
+- ``docs``: the interactive reference (Swagger UI, ReDoc) on that document, its assets vendored;
 - ``app``: ``create_app``, which puts them together with ``/healthz`` and ``/schema``.
 """

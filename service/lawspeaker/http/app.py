@@ -20,6 +20,7 @@ from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http import connect
 from lawspeaker.http.bodies import JSON
+from lawspeaker.http.docs import docs_handlers
 from lawspeaker.http.openapi import openapi_bytes
 from lawspeaker.http.problems import (
     ALLOW_TABLE,
@@ -104,6 +105,7 @@ def create_app(
         healthz,
         health_details,
         schema,
+        *docs_handlers(),
         *(session_handlers(sessions) if sessions is not None else ()),
     ]
     connect_handlers = connect.handlers(rules, sessions, fast)
