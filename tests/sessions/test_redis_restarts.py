@@ -39,6 +39,8 @@ from lawspeaker.sessions.watchers import Watchers
 from lawspeaker.v1 import session_service_pb2 as spb
 from lawspeaker.v1 import session_service_pb2_grpc
 
+from .ports import free_port
+
 pytestmark = [
     pytest.mark.sessions,
     pytest.mark.transport,
@@ -76,12 +78,6 @@ T = TypeVar("T")
 
 
 # --------------------------------------------------------------------------- a Redis of our own
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _command(port: int, *args: str, timeout: float = 0.2) -> bytes:

@@ -497,10 +497,11 @@ def test_redis_keys_are_hash_tagged_and_carry_the_rules_version(redis_prefix: st
         assert isinstance(api.store, RedisStore)
         names = sorted(k.decode() for k in await api.store.client.keys(f"{api.store.prefix}:*"))
         names.remove(api.store.live_key)  # the one count of live sessions, shared by all of them
-        expected = api.store.keys(SessionKey(session, "valhalla-1"))
+        version = api.rules.registry["valhalla"].game.rules_version
+        expected = api.store.keys(SessionKey(session, version))
         assert expected[0] in names and expected[1] in names and set(names) <= set(expected)
-        assert all(f":{{{session}}}:valhalla-1:" in n for n in names)
-        slots = {key_slot(n.encode()) for n in [*names, api.store.channel(SessionKey(session, "valhalla-1"))]}
+        assert all(f":{{{session}}}:{version}:" in n for n in names)
+        slots = {key_slot(n.encode()) for n in [*names, api.store.channel(SessionKey(session, version))]}
         assert len(slots) == 1
 
     run(make_store, body)

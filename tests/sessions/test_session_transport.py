@@ -34,6 +34,7 @@ from lawspeaker.v1 import session_service_pb2 as spb
 
 from .conftest import REDIS_UP, REDIS_URL, delete_prefix
 from .helpers import assert_no_rng
+from .ports import free_port
 
 pytestmark = [pytest.mark.sessions, pytest.mark.transport]
 
@@ -333,12 +334,6 @@ def test_a_lost_watch_connection_ends_grpc_and_sse_streams_as_unavailable_and_wa
 
 
 # --------------------------------------------------------------------------- Redis down and back
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_redis(port: int) -> subprocess.Popen[bytes]:
