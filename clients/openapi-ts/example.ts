@@ -3,9 +3,10 @@
 import type { components, paths } from "./gen/openapi.js";
 
 type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;
-type NewGameBody = Json<paths["/v1/games/{game}:new"]["post"]["requestBody"]>;
-type NewGameResponse = Json<paths["/v1/games/{game}:new"]["post"]["responses"]["200"]>;
-type LegalMovesBody = Json<paths["/v1/games/{game}:legalMoves"]["post"]["requestBody"]>;
+// Each game has its own paths, so a body holds that game's state, move and options and no other.
+type NewGameBody = Json<paths["/v1/games/valhalla:new"]["post"]["requestBody"]>;
+type NewGameResponse = Json<paths["/v1/games/valhalla:new"]["post"]["responses"]["200"]>;
+type LegalMovesBody = Json<paths["/v1/games/valhalla:legalMoves"]["post"]["requestBody"]>;
 type SessionApplyMoveBody = Json<paths["/v1/sessions/{session}:applyMove"]["post"]["requestBody"]>;
 type Problem = components["schemas"]["Problem"];
 
@@ -14,6 +15,10 @@ const cast: SessionApplyMoveBody = { move: { valhalla: { cast: {} } }, etag: "1"
 
 // @ts-expect-error players is an integer, not a string
 const wrong: NewGameBody = { players: "two" };
+// @ts-expect-error a Valhalla game takes Valhalla options only
+const otherGame: NewGameBody = { players: 2, options: { penki: {} } };
+// @ts-expect-error a move is one action
+const twoActions: SessionApplyMoveBody = { move: { valhalla: { cast: {}, moveShip: { ship: 1, to: 5 } } } };
 
 async function post<B, R>(url: string, body: B): Promise<R> {
   const r = await fetch(url, {
@@ -37,4 +42,4 @@ export async function firstTurn(base: string): Promise<number> {
   return legal.moves?.length ?? 0;
 }
 
-export { cast, wrong };
+export { cast, otherGame, twoActions, wrong };

@@ -1,4 +1,4 @@
-"""The ``lawspeaker`` command: ``serve``, ``gen-proto`` and ``openapi``."""
+"""The ``lawspeaker`` command: ``serve``, ``api-key``, ``gen-proto``, ``openapi`` and ``errors-doc``."""
 
 from __future__ import annotations
 
@@ -73,6 +73,7 @@ async def serve(
     else:
         options.pop("wait_replicas", None)
         options.pop("wait_timeout", None)
+        options.pop("prefix", None)
         store = MemoryStore(ttl=session_ttl, **options)
         log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
     sessions = SessionApi(store, api, limits)
@@ -212,6 +213,12 @@ def parser() -> argparse.ArgumentParser:
         "(env LAWSPEAKER_REDIS_URL); without it sessions live in this process",
     )
     s.add_argument(
+        "--redis-prefix",
+        default=os.environ.get("LAWSPEAKER_REDIS_PREFIX") or "lawspeaker",
+        help="the prefix of this service's keys in Redis (env LAWSPEAKER_REDIS_PREFIX, default "
+        "lawspeaker): replicas of one service share it; a test run takes one of its own",
+    )
+    s.add_argument(
         "--session-ttl",
         type=int,
         default=_env_int("LAWSPEAKER_SESSION_TTL", DEFAULT_SESSION_TTL),
@@ -301,6 +308,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--check", action="store_true", help="fail if the generated code is stale")
     o = sub.add_parser("openapi", help="write clients/openapi.json")
     o.add_argument("--check", action="store_true", help="fail if clients/openapi.json is stale")
+    e = sub.add_parser("errors-doc", help="write docs/errors.md, the catalogue of every reason code")
+    e.add_argument("--check", action="store_true", help="fail if docs/errors.md is stale")
     return p
 
 
@@ -344,6 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "gen-proto":
         return devtools.gen_proto(check=args.check)
+    if args.command == "errors-doc":
+        return devtools.errors_doc(check=args.check)
     return devtools.openapi(check=args.check)
 
 
@@ -377,7 +388,7 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
         max_sessions=args.max_sessions,
         access=Access(keys, args.api_keys_for_rules, proxies),
     )
-    options: dict[str, Any] = {"request_id_bytes": args.request_id_bytes}
+    options: dict[str, Any] = {"request_id_bytes": args.request_id_bytes, "prefix": args.redis_prefix}
     if args.request_id_ttl:
         options["request_id_ttl"] = args.request_id_ttl
     if args.redis_wait_replicas:

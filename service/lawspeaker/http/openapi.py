@@ -1,8 +1,18 @@
 """The OpenAPI 3.1 document of the REST API, built from the protobuf descriptors so that it cannot
-drift from the contract."""
+drift from the contract.
+
+It says what the server accepts, so that a request its schemas allow is answered: the oneofs (one
+game's state, one action per move), the fields a request needs, each game's player counts and option
+values (from the game registry, as DescribeGame gives them), and the bounds the server keeps. The
+RulesService POSTs are documented once per game (``/v1/games/valhalla:new``), since what their body
+may hold depends on the game the path names. The tables below hold what the descriptors cannot say;
+``tests/transport/test_openapi_exact.py`` holds each to the server, and ``.ci/schemathesis.sh`` fuzzes
+the whole document against a live server. What JSON Schema cannot express is listed, by operation, in
+its 400 response (``INEXPRESSIBLE``)."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import logging
 from collections.abc import Sequence
@@ -13,8 +23,10 @@ import msgspec
 from google.protobuf import descriptor
 
 from lawspeaker import proto_comments
-from lawspeaker.http.bodies import JSON, PROTOBUF_TYPES
-from lawspeaker.http.problems import PROBLEM_JSON
+from lawspeaker.codec import Entry
+from lawspeaker.games import core
+from lawspeaker.http.bodies import JSON
+from lawspeaker.http.problems import PROBLEM_JSON, PROTOBUF_TYPES
 from lawspeaker.http.routes import (
     API_VERSION,
     IF_MATCH_RPCS,
@@ -26,6 +38,9 @@ from lawspeaker.http.routes import (
     etag_getter,
 )
 from lawspeaker.http.session_routes import EVENT_STREAM
+from lawspeaker.registry import REGISTRY
+from lawspeaker.sessions.service import MAX_REQUEST_ID, MAX_SESSION_ID
+from lawspeaker.v1 import game_pb2
 
 log = logging.getLogger(__name__)
 
@@ -37,22 +52,63 @@ REF = "#/components/schemas/"
 SEAT_TOKEN = "seatToken"
 API_KEY = "apiKey"
 
+INT32 = (-(2**31), 2**31 - 1)
+INT64 = (-(2**63), 2**63 - 1)
+UINT64 = (0, 2**64 - 1)
+
+
+def _numerals_up_to(n: int) -> str:
+    """A regular expression of the decimal numerals of 0 to ``n`` (no sign, no leading zeros), so
+    that a 64-bit integer sent as a JSON string is bounded as exactly as one sent as a number."""
+    s = str(n)
+    parts = ["0"]
+    if len(s) > 1:
+        parts.append(f"[1-9][0-9]{{0,{len(s) - 2}}}")
+    for i, digit in enumerate(s):
+        low = 1 if i == 0 else 0
+        if int(digit) > low:
+            rest = f"[0-9]{{{len(s) - i - 1}}}" if i < len(s) - 1 else ""
+            parts.append(f"{s[:i]}[{low}-{int(digit) - 1}]{rest}")
+    parts.append(s)
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _integer(low: int, high: int, fmt: str) -> dict[str, Any]:
+    """An integer field between ``low`` and ``high``; a 64-bit one may also be a decimal string, as
+    proto3 JSON writes it (and as a JavaScript client must send values beyond 2**53)."""
+    if fmt not in ("int64", "uint64"):
+        return {"type": "integer", "format": fmt, "minimum": low, "maximum": high}
+    numeral = _numerals_up_to(high) if low >= 0 else f"-?{_numerals_up_to(-low)}"
+    if low < 0 and high != -low:
+        numeral = f"(?:-{_numerals_up_to(-low)}|{_numerals_up_to(high)})"
+    return {
+        "type": ["string", "integer"],
+        "format": fmt,
+        "minimum": low,
+        "maximum": high,
+        "pattern": f"^{numeral}$",
+    }
+
+
+BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+"""Standard base64 with its padding, as proto3 JSON writes bytes."""
+
 _SCALARS: dict[int, dict[str, Any]] = {
     FD.TYPE_DOUBLE: {"type": "number", "format": "double"},
     FD.TYPE_FLOAT: {"type": "number", "format": "float"},
-    FD.TYPE_INT32: {"type": "integer", "format": "int32"},
-    FD.TYPE_SINT32: {"type": "integer", "format": "int32"},
-    FD.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FD.TYPE_INT32: _integer(*INT32, "int32"),
+    FD.TYPE_SINT32: _integer(*INT32, "int32"),
+    FD.TYPE_SFIXED32: _integer(*INT32, "int32"),
     FD.TYPE_UINT32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
     FD.TYPE_FIXED32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
-    FD.TYPE_INT64: {"type": ["string", "integer"], "format": "int64"},
-    FD.TYPE_SINT64: {"type": ["string", "integer"], "format": "int64"},
-    FD.TYPE_SFIXED64: {"type": ["string", "integer"], "format": "int64"},
-    FD.TYPE_UINT64: {"type": ["string", "integer"], "format": "uint64"},
-    FD.TYPE_FIXED64: {"type": ["string", "integer"], "format": "uint64"},
+    FD.TYPE_INT64: _integer(*INT64, "int64"),
+    FD.TYPE_SINT64: _integer(*INT64, "int64"),
+    FD.TYPE_SFIXED64: _integer(*INT64, "int64"),
+    FD.TYPE_UINT64: _integer(*UINT64, "uint64"),
+    FD.TYPE_FIXED64: _integer(*UINT64, "uint64"),
     FD.TYPE_BOOL: {"type": "boolean"},
     FD.TYPE_STRING: {"type": "string"},
-    FD.TYPE_BYTES: {"type": "string", "format": "byte", "contentEncoding": "base64"},
+    FD.TYPE_BYTES: {"type": "string", "format": "byte", "contentEncoding": "base64", "pattern": BASE64},
 }
 
 _WELL_KNOWN: dict[str, dict[str, Any]] = {
@@ -73,10 +129,16 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "title": {"type": "string", "description": "The HTTP status phrase."},
         "status": {"type": "integer", "description": "The HTTP status code."},
         "detail": {"type": "string", "description": "What went wrong, in words."},
-        "code": {"type": "string", "description": "The gRPC status code name, e.g. FAILED_PRECONDITION."},
+        "code": {
+            "type": "string",
+            "description": "The class of failure: the gRPC status code name (the same as gRPC's status and "
+            "the Connect error's code, in upper case), e.g. FAILED_PRECONDITION.",
+        },
         "reason": {
             "type": "string",
-            "description": "A stable UPPER_SNAKE reason, as in the gRPC ErrorInfo, e.g. CAST_FIRST.",
+            "description": "What exactly went wrong: a stable UPPER_SNAKE reason, as in the gRPC ErrorInfo, "
+            "e.g. CAST_FIRST. Every reason, general and per game, with its status and meaning, is listed "
+            "in docs/errors.md; DescribeGame lists a game's rule reasons.",
         },
         "fieldViolations": {
             "type": "array",
@@ -85,7 +147,13 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "required": ["field", "description"],
                 "properties": {
-                    "field": {"type": "string", "description": "The path of the field."},
+                    "field": {
+                        "type": "string",
+                        "description": "The path of the field, with the JSON field names of a JSON body "
+                        "(move.valhalla.moveShip.ship, players[2].coins) and the proto field names of "
+                        "a binary protobuf one (move.valhalla.move_ship.ship); a header by its name "
+                        "(If-Match).",
+                    },
                     "description": {"type": "string", "description": "What is wrong with it."},
                 },
             },
@@ -93,10 +161,155 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "metadata": {
             "type": "object",
             "additionalProperties": {"type": "string"},
-            "description": "The ErrorInfo metadata, including the error kind under 'code'.",
+            "description": "The ErrorInfo metadata: the error kind under 'kind' (MALFORMED, "
+            "INVALID_STATE, ILLEGAL_MOVE, ...), and by reason: 'rule' (the anchor of the rule a refused "
+            "move breaks), 'etag' (a session's current version), ...",
         },
     },
 }
+
+
+def _problem_schema() -> dict[str, Any]:
+    """PROBLEM_SCHEMA with ``reason`` as the enum of every reason (``lawspeaker.catalogue``)."""
+    from lawspeaker.catalogue import all_reasons
+
+    schema = copy.deepcopy(PROBLEM_SCHEMA)
+    schema["properties"]["reason"]["enum"] = all_reasons()
+    return schema
+
+
+# --------------------------------------------------------------------------- what the server requires
+#
+# The descriptors say what a message may hold; these say what the server refuses a request without,
+# or outside of, where the contract's types cannot say it. tests/transport/test_openapi_exact.py
+# provokes each refusal, so an entry cannot outlive the server's rule.
+
+GAME_STATE: descriptor.Descriptor = game_pb2.DESCRIPTOR.message_types_by_name["GameState"]
+MOVE: descriptor.Descriptor = game_pb2.DESCRIPTOR.message_types_by_name["Move"]
+GAMES: dict[str, Entry[Any, Any, Any]] = {entry.codec.field: entry for entry in REGISTRY.values()}
+"""Every game by the name of its member in the contract's game oneofs (``GameState.valhalla``)."""
+GAME_IDS: list[str] = sorted(entry.game.id for entry in REGISTRY.values())
+
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "lawspeaker.v1.NewGameRequest": ("players",),  # 0 players is outside every game's bounds
+    "lawspeaker.v1.LegalMovesRequest": ("state",),  # STATE_REQUIRED
+    "lawspeaker.v1.ValidateMoveRequest": ("state", "move"),  # STATE_REQUIRED, MOVE_REQUIRED
+    "lawspeaker.v1.ApplyMoveRequest": ("state", "move"),
+    "lawspeaker.v1.CreateSessionRequest": ("game", "players"),  # GAME_REQUIRED, PLAYER_COUNT
+    "lawspeaker.v1.SessionValidateMoveRequest": ("move",),  # MOVE_REQUIRED
+    "lawspeaker.v1.SessionApplyMoveRequest": ("move",),
+    "lawspeaker.v1.RngState": ("seed",),  # a state's RNG seed is 32 bytes (INVALID_STATE)
+}
+"""Request fields the server refuses to go without: proto3 has no required fields (an absent field
+is its zero value), and these cannot be their zero value. A session write's ``etag`` is not here:
+If-Match may name the version instead, and JSON Schema cannot relate a header to the body."""
+
+SENT: dict[str, tuple[str, ...]] = {
+    "lawspeaker.v1.NewGameResponse": ("state",),
+    "lawspeaker.v1.ApplyMoveResponse": ("state",),
+    "lawspeaker.v1.CreateSessionResponse": ("session", "seat_tokens"),
+    "lawspeaker.v1.GetSessionResponse": ("session",),
+    "lawspeaker.v1.SessionApplyMoveResponse": ("session",),
+    "lawspeaker.v1.UndoMoveResponse": ("session", "undone"),
+}
+"""Response fields the server always sends (proto3 JSON leaves out only fields at their zero value),
+so that a typed client need not check for them."""
+
+PLAYERS = frozenset({"lawspeaker.v1.NewGameRequest.players", "lawspeaker.v1.CreateSessionRequest.players"})
+"""Player counts, bounded by each game's min_players and max_players (DescribeGame)."""
+
+BOUNDS: dict[str, tuple[int, int]] = {
+    "lawspeaker.v1.RngState.counter": (0, core.RNG_COUNTER_LIMIT - 1),
+    "lawspeaker.v1.ListSessionMovesRequest.page_size": (0, INT32[1]),  # INVALID_PAGE_SIZE
+    "lawspeaker.v1.PaxVikingJuniorOptions.starting_seat": (-1, INT32[1]),  # -1: as unset, drawn at random
+}
+"""Integer fields the server bounds more narrowly than their type."""
+
+SEAT_OPTIONS = frozenset({"lawspeaker.v1.PaxVikingJuniorOptions.starting_seat"})
+"""Options naming a seat: below the number of players (INVALID_OPTIONS)."""
+PER_SEAT_OPTIONS = frozenset({"lawspeaker.v1.PaxVikingJuniorOptions.seat_boards"})
+"""Options listing one value per seat, each a different one: as many as players, or none."""
+
+NO_PHYSICAL_DICE: dict[str, str] = {"lawspeaker.v1.PenkiOptions.setup": "PENKI_SETUP_RANDOM_PAIRS"}
+"""Option values with which a game's first chance step has no outcome a player can enter (the whole
+bag shuffled at once): a session with physical dice cannot start (PHYSICAL_DICE_UNSUPPORTED)."""
+
+NONZERO_ENUMS = frozenset(
+    {
+        *(
+            f"lawspeaker.v1.{name}State.phase"
+            for name in ("Valhalla", "Penki", "PaxPenning", "PaxVikingJunior", "Birka")
+        ),
+        "lawspeaker.v1.ValhallaShip.colour",  # a ship is light or dark
+        "lawspeaker.v1.PenkiTile.orientation",
+        "lawspeaker.v1.PenkiPair.first",  # a drawn pair is two pieces
+        "lawspeaker.v1.PenkiPair.second",
+        "lawspeaker.v1.PenkiPlacePair.first",
+        "lawspeaker.v1.PenkiPlacePair.second",
+    }
+)
+"""Enum fields whose zero value (unset) the codecs refuse (INVALID_ENUM, INVALID_STATE): they are
+required and never their ``*_UNSPECIFIED`` value."""
+
+EXTRA: dict[str, dict[str, Any]] = {
+    # the seed NewGame made: 32 bytes, which base64 writes in 43 characters and one '='
+    "lawspeaker.v1.RngState.seed": {"pattern": r"^[A-Za-z0-9+/]{43}=$", "minLength": 44, "maxLength": 44},
+    "lawspeaker.v1.SessionApplyMoveRequest.request_id": {"maxLength": MAX_REQUEST_ID},  # REQUEST_ID_TOO_LONG
+}
+"""Further keywords of single fields."""
+
+
+def _exactly_one() -> frozenset[str]:
+    """The oneofs a request must set: a state is of one game and a move is of one game and is one
+    action (the codecs refuse a move without one, MOVE_REQUIRED). Every other oneof is at most one."""
+    names = {GAME_STATE.oneofs_by_name["game"].full_name, MOVE.oneofs_by_name["game"].full_name}
+    for member in MOVE.oneofs_by_name["game"].fields:
+        move = member.message_type
+        assert move is not None
+        names.update(o.full_name for o in move.oneofs if not o.name.startswith("_"))
+    return frozenset(names)
+
+
+EXACTLY_ONE = _exactly_one()
+
+
+def _game_oneof(desc: descriptor.Descriptor) -> descriptor.OneofDescriptor | None:
+    """The oneof of ``desc`` with one member per game (``GameState.game``, ``GameEvent.detail``)."""
+    for o in desc.oneofs:
+        if {f.name for f in o.fields} == set(GAMES):
+            return o
+    return None
+
+
+@functools.cache
+def _reference_ids() -> dict[str, list[str]]:
+    """The values a per-seat option may take with the game's reference data (an option replacing
+    the data, Pax Viking Junior's components, may bring others): the cat boards DescribeGame lists."""
+    data = REGISTRY["pax_viking_junior"].game.describe().data
+    return {"lawspeaker.v1.PaxVikingJuniorOptions.seat_boards": [b["id"] for b in data["cat_boards"]]}
+
+
+@functools.cache
+def _option_values() -> dict[str, list[Any]]:
+    """The values each game's DescribeGame allows for its options (enums and numbers), by field:
+    the listed ones and the zero value, which means the option's default."""
+    out: dict[str, list[Any]] = {}
+    options: descriptor.Descriptor = game_pb2.DESCRIPTOR.message_types_by_name["GameOptions"]
+    for member, entry in GAMES.items():
+        desc = options.fields_by_name[member].message_type
+        assert desc is not None
+        for option in entry.game.describe().options:
+            f = desc.fields_by_name.get(option.name)
+            if f is None or not option.allowed or f.type == FD.TYPE_BOOL or f.is_repeated:
+                continue
+            if f.type == FD.TYPE_ENUM:
+                values = f.enum_type
+                assert values is not None
+                zero = values.values_by_number[0].name
+                out[f.full_name] = [zero, *(v for v in option.allowed if v != zero)]
+            elif f.type in (FD.TYPE_INT32, FD.TYPE_UINT32):
+                out[f.full_name] = [0, *(int(v) for v in option.allowed if int(v) != 0)]
+    return out
 
 
 def _doc(full_name: str) -> str:
@@ -105,26 +318,101 @@ def _doc(full_name: str) -> str:
 
 
 class _SchemaBuilder:
+    """The JSON Schemas of the contract's messages, as components.
+
+    A message that holds a game oneof (directly or below) has, besides its general schema, one per
+    game (``lawspeaker.v1.valhalla.GameState``): the oneof then has that game's member only, so an
+    operation on one game takes and gives that game's states, moves and options and no other."""
+
     def __init__(self) -> None:
         self.schemas: dict[str, dict[str, Any]] = {}
+        self._per_game: dict[str, bool] = {}
 
-    def message(self, desc: descriptor.Descriptor) -> dict[str, Any]:
+    def per_game(self, desc: descriptor.Descriptor) -> bool:
+        """Whether ``desc`` holds a game oneof, directly or below."""
+        found = self._per_game.get(desc.full_name)
+        if found is None:
+            self._per_game[desc.full_name] = False  # against recursion (google.protobuf.Value)
+            found = _game_oneof(desc) is not None or any(
+                f.message_type is not None and self.per_game(f.message_type) for f in desc.fields
+            )
+            self._per_game[desc.full_name] = found
+        return found
+
+    def message(self, desc: descriptor.Descriptor, game: str | None = None) -> dict[str, Any]:
+        """A reference to the schema of ``desc`` (as ``game`` uses it, when given and it matters)."""
         if desc.full_name in _WELL_KNOWN:
             return dict(_WELL_KNOWN[desc.full_name])
-        if desc.full_name not in self.schemas:
-            self.schemas[desc.full_name] = {}  # placeholder against recursion
-            self.schemas[desc.full_name] = self.object_schema(desc, ())
-        return {"$ref": REF + desc.full_name}
+        if game is not None and not self.per_game(desc):
+            game = None
+        name = desc.full_name if game is None else f"{desc.file.package}.{game}.{desc.name}"
+        if name not in self.schemas:
+            self.schemas[name] = {}  # placeholder against recursion
+            self.schemas[name] = self.object_schema(desc, (), game)
+        return {"$ref": REF + name}
 
-    def object_schema(self, desc: descriptor.Descriptor, skip: Sequence[str]) -> dict[str, Any]:
-        props = {f.json_name: self.field(f) for f in desc.fields if f.name not in skip}
+    def object_schema(
+        self, desc: descriptor.Descriptor, skip: Sequence[str], game: str | None = None
+    ) -> dict[str, Any]:
+        """The schema of ``desc`` without the fields ``skip`` (path parameters), for ``game`` if given."""
+        game_oneof = _game_oneof(desc)
+        props: dict[str, Any] = {}
+        for f in desc.fields:
+            if f.name in skip:
+                continue
+            if game is not None and game_oneof is not None and f in game_oneof.fields and f.name != game:
+                continue
+            props[f.json_name] = self.field(f, game)
         schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
-        oneofs = [o for o in desc.oneofs if not o.name.startswith("_")]
-        if oneofs:
-            parts = [f"{o.name}: at most one of " + ", ".join(f.json_name for f in o.fields) for o in oneofs]
-            schema["description"] = _doc(desc.full_name) + " Oneofs: " + "; ".join(parts) + "."
-        else:
-            schema["description"] = _doc(desc.full_name)
+        required = [
+            desc.fields_by_name[n].json_name
+            for n in (*REQUIRED.get(desc.full_name, ()), *SENT.get(desc.full_name, ()))
+            if n not in skip
+        ]
+        description = _doc(desc.full_name)
+        if game is not None:
+            description += f" ({desc.full_name} in a game of {GAMES[game].game.title}.)"
+        if desc.full_name == GAME_STATE.full_name and game is not None:
+            version = GAMES[game].game.rules_version
+            props["rulesVersion"] = {**props["rulesVersion"], "const": version}
+            required += ["rulesVersion", "rng"]
+        required += [f.json_name for f in desc.fields if f.full_name in NONZERO_ENUMS]
+        choices: list[list[dict[str, Any]]] = []
+        if game is not None and f"{desc.full_name}.players" in PLAYERS:
+            seats = _seat_alternatives(game)
+            if seats:
+                choices.append(seats)
+        notes = []
+        for o in desc.oneofs:
+            members = [f.json_name for f in o.fields if f.json_name in props]
+            if o.name.startswith("_") or not members:
+                continue  # an optional field's synthetic oneof
+            exactly = o.full_name in EXACTLY_ONE
+            notes.append(f"{o.name}: {'exactly' if exactly else 'at most'} one of {', '.join(members)}")
+            if len(members) == 1:
+                required += members if exactly else []
+                continue
+            alternatives = [_only(m, members) for m in members]
+            if not exactly:
+                alternatives.append(_only(None, members))
+            choices.append(alternatives)
+        if len(choices) == 1:
+            schema["oneOf"] = choices[0]
+        elif choices:
+            schema["allOf"] = [{"oneOf": c} for c in choices]
+        if game is not None and "physical_dice" in desc.fields_by_name:
+            schema.update(_physical_dice(game))
+        for f in desc.fields:
+            ids = _reference_ids().get(f.full_name)
+            if ids is not None:  # the reference data's ids, unless an option replaces the data
+                data = next(d.json_name for d in desc.fields if d.name in ("components", "data", "board"))
+                schema["if"] = {"required": [data], "properties": {data: {"minLength": 1}}}
+                schema["else"] = {"properties": {f.json_name: {"items": {"enum": ids}}}}
+        if notes:
+            description += " Oneofs: " + "; ".join(notes) + "."
+        if required:
+            schema["required"] = required
+        schema["description"] = description
         return schema
 
     def enum(self, desc: descriptor.EnumDescriptor) -> dict[str, Any]:
@@ -138,28 +426,101 @@ class _SchemaBuilder:
             }
         return {"$ref": REF + desc.full_name}
 
-    def single(self, f: descriptor.FieldDescriptor) -> dict[str, Any]:
+    def single(self, f: descriptor.FieldDescriptor, game: str | None = None) -> dict[str, Any]:
+        """The schema of one value of ``f`` (an element, for a repeated field)."""
         if f.type in (FD.TYPE_MESSAGE, FD.TYPE_GROUP):
             assert f.message_type is not None
-            return self.message(f.message_type)
+            return self.message(f.message_type, game)
+        allowed = _option_values().get(f.full_name)
         if f.type == FD.TYPE_ENUM:
             assert f.enum_type is not None
-            return self.enum(f.enum_type)
-        return dict(_SCALARS[f.type])
+            if f.full_name in NONZERO_ENUMS:
+                allowed = [v.name for v in f.enum_type.values if v.number != 0]
+            if allowed is None:
+                return self.enum(f.enum_type)
+            return {"type": "string", "enum": allowed, "description": _doc(f.enum_type.full_name)}
+        if game is not None and f.full_name in PLAYERS:
+            entry = GAMES[game].game
+            return _integer(entry.min_players, entry.max_players, "int32")
+        if game is not None and f.name == "game" and f.type == FD.TYPE_STRING:
+            return {"type": "string", "const": GAMES[game].game.id}
+        bounds = BOUNDS.get(f.full_name)
+        schema = _integer(*bounds, _SCALARS[f.type]["format"]) if bounds else dict(_SCALARS[f.type])
+        if allowed is not None:
+            schema["enum"] = allowed
+        extra = EXTRA.get(f.full_name, {})
+        if "pattern" in extra:
+            schema.pop("format", None)  # the pattern says it all (and a generator need not filter)
+        schema.update(extra)
+        return schema
 
-    def field(self, f: descriptor.FieldDescriptor) -> dict[str, Any]:
+    def field(self, f: descriptor.FieldDescriptor, game: str | None = None) -> dict[str, Any]:
         schema: dict[str, Any]
         if f.message_type is not None and f.message_type.GetOptions().map_entry:
             value = f.message_type.fields_by_name["value"]
-            schema = {"type": "object", "additionalProperties": self.single(value)}
+            schema = {"type": "object", "additionalProperties": self.single(value, game)}
         elif f.is_repeated:
-            schema = {"type": "array", "items": self.single(f)}
+            schema = {"type": "array", "items": self.single(f, game)}
+            if f.full_name in PER_SEAT_OPTIONS:
+                schema["uniqueItems"] = True
         else:
-            schema = self.single(f)
+            schema = self.single(f, game)
         comment = proto_comments.comments().get(f.full_name)
         if comment:
             schema["description"] = comment
         return schema
+
+
+def _physical_dice(member: str) -> dict[str, Any]:
+    """For a request creating a session of ``member``: physicalDice false with the options values
+    ``NO_PHYSICAL_DICE`` names (an ``if``/``then``), or nothing when the game has none."""
+    options = game_pb2.DESCRIPTOR.message_types_by_name["GameOptions"].fields_by_name[member]
+    assert options.message_type is not None
+    for f in options.message_type.fields:
+        value = NO_PHYSICAL_DICE.get(f.full_name)
+        if value is not None:
+            chosen = {"required": [f.json_name], "properties": {f.json_name: {"const": value}}}
+            return {
+                "if": {
+                    "required": ["options"],
+                    "properties": {
+                        "options": {
+                            "required": [options.json_name],
+                            "properties": {options.json_name: chosen},
+                        }
+                    },
+                },
+                "then": {"properties": {"physicalDice": {"const": False}}},
+            }
+    return {}
+
+
+def _seat_alternatives(member: str) -> list[dict[str, Any]]:
+    """For a request creating a game of ``member`` with options that name seats: one alternative per
+    number of players, bounding those options by it; none when the game's options name no seat."""
+    options = game_pb2.DESCRIPTOR.message_types_by_name["GameOptions"].fields_by_name[member]
+    assert options.message_type is not None
+    fields = options.message_type.fields
+    seat = [f.json_name for f in fields if f.full_name in SEAT_OPTIONS]
+    per_seat = [f.json_name for f in fields if f.full_name in PER_SEAT_OPTIONS]
+    if not seat and not per_seat:
+        return []
+    game = GAMES[member].game
+    alternatives = []
+    for n in range(game.min_players, game.max_players + 1):
+        bounded: dict[str, Any] = {s: {"maximum": n - 1} for s in seat}
+        bounded.update({p: {"anyOf": [{"maxItems": 0}, {"minItems": n, "maxItems": n}]} for p in per_seat})
+        inner = {"properties": {options.json_name: {"properties": bounded}}}
+        alternatives.append({"properties": {"players": {"const": n}, "options": inner}})
+    return alternatives
+
+
+def _only(member: str | None, members: Sequence[str]) -> dict[str, Any]:
+    """One alternative of a oneof: ``member`` set and the others absent (none set, for None)."""
+    alternative: dict[str, Any] = {"properties": {m: False for m in members if m != member}}
+    if member is not None:
+        alternative["required"] = [member]
+    return alternative
 
 
 def _error_responses(statuses: Sequence[int]) -> dict[str, Any]:
@@ -176,19 +537,114 @@ def _binary(full_name: str) -> dict[str, Any]:
     return {"schema": {"type": "string", "format": "binary", "description": f"Binary protobuf {full_name}."}}
 
 
-def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
+def _sse_event(data: dict[str, Any], full_name: str) -> dict[str, Any]:
+    """The schema of one Server-Sent Event of a stream. OpenAPI 3.1 has no keyword for the events of
+    a stream (3.2 adds itemSchema), so ``schema`` describes each event, as tools that check streams
+    (schemathesis) read it; the data's own schema is its ``contentSchema``."""
+    problem = {
+        "type": "object",
+        "required": ["status", "reason", "detail"],
+        "properties": {
+            "status": {"type": "integer"},
+            "reason": {"type": "string"},
+            "detail": {"type": "string"},
+        },
+    }
+    return {
+        "type": "object",
+        "description": "One Server-Sent Event: a 'message' event's data is the proto3 JSON of one "
+        f"{full_name}; an 'error' event's data is a problem summary (status, reason, detail), after "
+        "which the stream ends. Comment lines keep an idle stream open.",
+        "required": ["event", "data"],
+        "properties": {
+            "event": {"type": "string", "enum": ["message", "error"]},
+            "data": {"type": "string", "contentMediaType": JSON},
+            "id": {"type": "string"},
+            "retry": {"type": "integer", "minimum": 0},
+        },
+        "oneOf": [
+            {"properties": {"event": {"const": "message"}, "data": {"contentSchema": data}}},
+            {"properties": {"event": {"const": "error"}, "data": {"contentSchema": problem}}},
+        ],
+    }
+
+
+def _state_links(game: str) -> dict[str, Any]:
+    """Links from an answer carrying a game's state (NewGame, ApplyMove) to the RPCs that take it:
+    how a client goes on, and how a tool walking the links (schemathesis) sends real states."""
+    return {
+        name: {
+            "operationId": f"{name}_{game}",
+            "description": f"{name} in the state this answer gives (the rest of the body is the caller's).",
+            "requestBody": {"state": "$response.body#/state"},
+        }
+        for name in ("LegalMoves", "ValidateMove", "ApplyMove")
+    }
+
+
+def _per_game(rpc: Rpc) -> bool:
+    """Whether ``rpc`` is documented once per game: the RulesService POSTs, whose body (the state,
+    the move, the options, the number of players) must be of the game the path names, which one
+    schema per path can say and one path for every game cannot."""
+    return rpc.service is SERVICE and bool(rpc.body) and "game" in rpc.path_params
+
+
+def _path_parameter(name: str, f: descriptor.FieldDescriptor, builder: _SchemaBuilder) -> dict[str, Any]:
+    schema = builder.single(f)
+    if name == "game":
+        schema = {"type": "string", "enum": GAME_IDS, "description": "A game id; any other is 404."}
+    elif name == "session":
+        ids = "|".join(GAME_IDS)
+        schema = {
+            "type": "string",
+            "pattern": rf"^(?:{ids})\.[A-Za-z0-9_-]+$",
+            "maxLength": MAX_SESSION_ID,
+            "description": "A session id as CreateSession returned it: the game id, a dot and a random part.",
+        }
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+INEXPRESSIBLE: dict[str, str] = {
+    "NewGame": "an option holding game data as JSON text (Birka's data, Pax Penning's board, Pax Viking "
+    "Junior's components) that does not validate as that data (INVALID_DATA, INVALID_BOARD, "
+    "INVALID_COMPONENTS)",
+    **dict.fromkeys(
+        ("LegalMoves", "ValidateMove", "ApplyMove"),
+        "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its options' game "
+        "data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS): its invariants are the game's rules",
+    ),
+    "CreateSession": "an option holding game data as JSON text that does not validate as that data "
+    "(INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS)",
+    "SessionValidateMove": "a move of another game than the session's, which its id names (MOVE_REQUIRED)",
+    "SessionApplyMove": "a move of another game than the session's (MOVE_REQUIRED), no etag in the body "
+    "and none in If-Match (ETAG_REQUIRED), a body etag that If-Match does not name (IF_MATCH_CONFLICT), "
+    "a requestId reused for another request (REQUEST_ID_REUSED)",
+    "UndoMove": "no etag in the body and none in If-Match (ETAG_REQUIRED), a body etag that If-Match "
+    "does not name (IF_MATCH_CONFLICT)",
+    "ListSessionMoves": "a pageToken that is not a nextPageToken of this session (INVALID_PAGE_TOKEN)",
+}
+"""The 400 refusals of a request this document's schemas allow, by RPC: what JSON Schema cannot
+say (a game's invariants, data given as JSON text, a header that must agree with the body, what an
+earlier request did). Everything else a schema-valid request gets is an answer, or a refusal that
+depends on the session (403, 404, 409, 412). ``.ci/schemathesis_hooks.py`` allows exactly these."""
+
+
+def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> dict[str, Any]:
     out_desc = rpc.method.output_type
     in_desc = rpc.method.input_type
+    title = f" ({GAMES[game].game.title})" if game is not None else ""
     op: dict[str, Any] = {
-        "operationId": rpc.name,
-        "summary": rpc.name,
+        "operationId": rpc.name if game is None else f"{rpc.name}_{game}",
+        "summary": rpc.name + title,
         "tags": [rpc.service.name],
-        "description": f"{_doc(rpc.method.full_name)} (gRPC {rpc.service.full_name}/{rpc.name}.)",
+        "description": f"{_doc(rpc.method.full_name)} (gRPC {rpc.service.full_name}/{rpc.name}"
+        + (f" with game {GAMES[game].game.id!r}" if game is not None else "")
+        + ".)",
     }
     params = []
     for name in rpc.path_params:
-        f = in_desc.fields_by_name[name]
-        params.append({"name": name, "in": "path", "required": True, "schema": builder.single(f)})
+        if game is None:
+            params.append(_path_parameter(name, in_desc.fields_by_name[name], builder))
     for name in rpc.query_params:
         f = in_desc.fields_by_name[name]
         query = {"name": f.json_name, "in": "query", "required": False, "schema": builder.single(f)}
@@ -207,14 +663,29 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
     if params:
         op["parameters"] = params
     if rpc.body == "*":
+        body = builder.object_schema(in_desc, rpc.path_params, game)
+        if rpc.name == "CreateSession":  # the game is in the body: one schema per game, told by it
+            body = {
+                "oneOf": [builder.message(in_desc, member) for member in GAMES],
+                "discriminator": {
+                    "propertyName": "game",
+                    "mapping": {
+                        e.game.id: builder.message(in_desc, member)["$ref"] for member, e in GAMES.items()
+                    },
+                },
+                "description": _doc(in_desc.full_name) + " One schema per game, told apart by game.",
+            }
         op["requestBody"] = {
-            "required": True,
+            # an empty body is the message with every field unset: refused only when one is required
+            "required": any(n not in rpc.path_params for n in REQUIRED.get(in_desc.full_name, ())),
             "content": {
-                JSON: {"schema": builder.object_schema(in_desc, rpc.path_params)},
+                JSON: {"schema": body},
                 **{t: _binary(in_desc.full_name) for t in PROTOBUF_TYPES},
             },
         }
     statuses = [400, 404, 409, 413, 415, 500] if rpc.body else [400, 404, 500]
+    if game is not None:
+        statuses.remove(404)  # the path names a game the service plays
     if rpc.service is SESSION_SERVICE:
         statuses = sorted({*statuses, 403, 409, 503})
     if rpc.name == "CreateSession" or rpc.service is SERVICE:
@@ -222,25 +693,25 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
     if rpc.name == "CreateSession":
         statuses = sorted({*statuses, 429})
     ok: dict[str, Any] = {
-        JSON: {"schema": builder.message(out_desc)},
+        JSON: {"schema": builder.message(out_desc, game)},
         **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
     }
     if rpc.streaming:
-        ok = {
-            EVENT_STREAM: {
-                "schema": {
-                    "type": "string",
-                    "description": "Server-Sent Events: each 'message' event's data is the proto3 JSON of "
-                    f"one {out_desc.full_name} (see components.schemas); an 'error' event carries "
-                    "a problem summary before the stream ends.",
-                },
-                "x-sse-data": builder.message(out_desc),
-            }
-        }
+        ok = {EVENT_STREAM: {"schema": _sse_event(builder.message(out_desc), out_desc.full_name)}}
     ok_response: dict[str, Any] = {"description": "OK", "content": ok}
     if rpc.service is SESSION_SERVICE and etag_getter(rpc) is not None:
         ok_response["headers"] = {"ETag": ETAG_HEADER}
+    if game is not None and "state" in out_desc.fields_by_name:
+        ok_response["links"] = _state_links(game)
     op["responses"] = {"200": ok_response, **_error_responses(statuses)}
+    inexpressible = INEXPRESSIBLE.get(rpc.name)
+    if inexpressible:
+        op["responses"]["400"]["description"] = (
+            "Bad Request: a request the schema refuses, or one it allows but the service refuses for "
+            f"what JSON Schema cannot say: {inexpressible}."
+        )
+    if rpc.name == "DescribeGame":
+        op["responses"]["404"]["description"] = "The game is not one the service plays (GAME_NOT_FOUND)."
     if 401 in statuses:
         op["responses"]["401"]["description"] = (
             "An API key is needed (X-Api-Key) and was missing or not valid: reason API_KEY_REQUIRED or "
@@ -272,6 +743,10 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder) -> dict[str, Any]:
     return op
 
 
+_TAG = r'(?:W/)?"[\x21\x23-\x7e]*"'
+IF_MATCH_PATTERN = rf"^[ \t]*(?:\*|[ \t,]*{_TAG}(?:[ \t]*,[ \t,]*{_TAG})*[ \t,]*)[ \t]*$"
+"""If-Match as ``http_semantics.parse_if_match`` reads it: ``*`` or a list of entity tags (RFC 9110)."""
+
 ETAG_HEADER: dict[str, Any] = {
     "description": 'The session\'s version as a strong entity tag: its etag quoted, e.g. "7" for '
     "etag 7. Send it back in If-Match on SessionApplyMove or UndoMove.",
@@ -285,7 +760,7 @@ IF_MATCH_PARAMETER: dict[str, Any] = {
     "or as well as the body's etag (then the body's etag must be one of the entity tags). Several "
     "tags: the write is made on whichever is current; weak tags (W/) never match; * adds nothing "
     "(the body's etag is still needed). A version If-Match does not name answers 412, not 409.",
-    "schema": {"type": "string"},
+    "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
 }
 
 
@@ -302,7 +777,12 @@ def _openapi() -> dict[str, Any]:
     builder = _SchemaBuilder()
     paths: dict[str, dict[str, Any]] = {}
     for rpc in (*RPCS, *SESSION_RPCS):
-        paths.setdefault(rpc.template, {})[rpc.http_method.lower()] = _operation(rpc, builder)
+        if not _per_game(rpc):
+            paths.setdefault(rpc.template, {})[rpc.http_method.lower()] = _operation(rpc, builder)
+            continue
+        for member, entry in GAMES.items():
+            path = rpc.template.replace("{game}", entry.game.id)
+            paths.setdefault(path, {})[rpc.http_method.lower()] = _operation(rpc, builder, member)
     paths["/healthz"] = {
         "get": {
             "operationId": "Healthz",
@@ -352,7 +832,7 @@ def _openapi() -> dict[str, Any]:
         }
     }
     schemas = dict(builder.schemas)
-    schemas["Problem"] = PROBLEM_SCHEMA
+    schemas["Problem"] = _problem_schema()
     doc = {
         "openapi": "3.1.0",
         "info": {

@@ -1,0 +1,267 @@
+"""Schemathesis hooks for ``.ci/schemathesis.sh``: the few answers to a schema-valid request that may
+be a refusal, and seat tokens for the sessions the run creates.
+
+schemathesis' ``positive_data_acceptance`` fails a schema-valid request answered 400 or 422, and
+``negative_data_rejection`` a schema-violating one answered 2xx. Both run with their defaults; the
+``filter_failure`` hook below drops a failure only when it is one of these, each told apart by the
+problem's ``reason`` and the field it names, never by status alone:
+
+- refusals JSON Schema cannot express (``INEXPRESSIBLE``): a game's invariants over a whole state,
+  game data given as JSON text, a header that must agree with the body, a session's game (named
+  by the path) that the move in the body must be of, what an earlier request did;
+- a body in binary protobuf: a JSON Schema cannot say which bytes are a protobuf message (the
+  ``.proto`` files do), so schemathesis sends random bytes, which the service rightly refuses;
+- a schema-violating body the service takes because proto3 JSON allows it, in spellings the
+  document leaves out so that clients see one: ``null`` for a field's default, an enum value's
+  number for its name (``true``/``false`` for an enum, or ``""``/``[]`` for a message, which
+  protobuf's own json_format would read, are refused: ``lawspeaker.inbound.json_kind_mismatch``);
+- a "positive" case of which schemathesis made a part negative (it does so when it cannot build a
+  valid body for a boundary value elsewhere): the request is not schema-valid.
+
+``tests/transport/test_openapi_exact.py`` checks these rules on example problems.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import schemathesis
+from schemathesis.core.failures import AcceptedNegativeData
+from schemathesis.openapi.checks import RejectedPositiveData
+
+from lawspeaker.v1 import game_pb2, rules_service_pb2, session_service_pb2
+
+PROTOBUF = ("application/x-protobuf", "application/protobuf")
+STATE_RPCS = ("LegalMoves", "ValidateMove", "ApplyMove")
+
+INEXPRESSIBLE: dict[str, dict[str, str]] = {
+    # A state must be a position the game can reach: ship numbers unique per fleet, the phase one a
+    # game is ever in, card counts that add up... The game's check_state says it; JSON Schema can
+    # only give each field its type and range. Only for fields inside the game's own state message
+    # (state.<game>.*): the state's rulesVersion, rng and game member are in the schema.
+    **{
+        rpc: {
+            "INVALID_STATE": "state.{game}.",
+            "INVALID_ENUM": "state.{game}.",  # a zero enum value the state cannot be in (phase unset)
+            # the state's options hold their data files as JSON text (see NewGame)
+            "INVALID_DATA": "state.{game}.",
+            "INVALID_BOARD": "state.{game}.",
+            "INVALID_COMPONENTS": "state.{game}.",
+        }
+        for rpc in STATE_RPCS
+    },
+    # Birka's data, Pax Penning's board and Pax Viking Junior's components are JSON text that must
+    # validate as the game's data files (a JSON document inside a string: contentSchema is only an
+    # annotation in JSON Schema 2020-12, and the validation goes beyond a schema: a connected map,
+    # known ids).
+    "NewGame": {
+        "INVALID_DATA": "options.",
+        "INVALID_BOARD": "options.",
+        "INVALID_COMPONENTS": "options.",
+    },
+    "CreateSession": {
+        "INVALID_DATA": "options.",
+        "INVALID_BOARD": "options.",
+        "INVALID_COMPONENTS": "options.",
+    },
+    # The session's game is in its id, in the path; JSON Schema cannot make the body's move of the
+    # same game (the stateless RPCs can: one path per game). Checked below: only a move of another
+    # game than the session's.
+    "SessionValidateMove": {"MOVE_REQUIRED": "move."},
+    "SessionApplyMove": {
+        "MOVE_REQUIRED": "move.",
+        # the version may come in the body's etag or in If-Match: a header and the body together
+        "ETAG_REQUIRED": "etag",
+        "IF_MATCH_CONFLICT": "etag",
+        # the same requestId with another request: what an earlier request did
+        "REQUEST_ID_REUSED": "requestId",
+    },
+    "UndoMove": {"ETAG_REQUIRED": "etag", "IF_MATCH_CONFLICT": "etag"},
+    # a pageToken is opaque: only the previous page of this session's list makes a valid one
+    "ListSessionMoves": {"INVALID_PAGE_TOKEN": "pageToken"},
+}
+"""By RPC, the 400 reasons a schema-valid JSON request may get, each with the field path its
+violations must start with (``{game}``: the game's member, ``paxPenning``)."""
+
+PRECONDITIONS = {"SessionApplyMove", "UndoMove"}
+"""RPCs whose 412 (If-Match names another version, SESSION_ETAG_MISMATCH) is allowed: like a stale
+body etag's 409, it depends on the session's current version, not on the request's shape."""
+
+
+def camel(name: str) -> str:
+    """A proto field name as proto3 JSON spells it: ``pax_penning`` -> ``paxPenning``."""
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def inexpressible(
+    operation_id: str, problem: Mapping[str, Any], body: Any, session: str | None = None
+) -> str | None:
+    """Why a 400 ``problem`` to a schema-valid JSON request of ``operation_id`` is one JSON Schema
+    cannot express, or None when the document should have refused the request itself."""
+    rpc, _, game = operation_id.partition("_")
+    expected = INEXPRESSIBLE.get(rpc, {}).get(str(problem.get("reason")))
+    if expected is None:
+        return None
+    prefix = expected.format(game=camel(game))
+    fields = [str(v.get("field", "")) for v in problem.get("fieldViolations") or ()]
+    if not fields or not all(f == prefix.rstrip(".") or f.startswith(prefix) for f in fields):
+        return None
+    if problem.get("reason") == "MOVE_REQUIRED":  # only a move of another game than the session's
+        moves = body.get("move") if isinstance(body, Mapping) else None
+        of_game = camel((session or "").partition(".")[0])
+        if not isinstance(moves, Mapping) or not moves or of_game in moves:
+            return None
+    return f"{rpc} {problem.get('reason')} at {', '.join(fields)}"
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _errors(errors: Any) -> Any:
+    """Every error, and those of each alternative of a oneOf/anyOf that failed."""
+    for error in errors:
+        yield error
+        yield from _errors(error.context or ())
+
+
+@functools.cache
+def enum_numbers() -> dict[str, int]:
+    """The number of every enum value of the contract, by its name (names are unique: each starts
+    with its enum's name)."""
+    numbers: dict[str, int] = {}
+    for module in (game_pb2, rules_service_pb2, session_service_pb2):
+        for dependency in (module.DESCRIPTOR, *module.DESCRIPTOR.dependencies):
+            for enum in dependency.enum_types_by_name.values():
+                numbers.update((v.name, v.number) for v in enum.values)
+    return numbers
+
+
+def _mended(value: Any, schema: Any) -> Any:
+    """The value a lenient spelling ``value`` stands for where ``schema`` applies, or None."""
+    if not isinstance(schema, dict):
+        return None
+    return _enum_name(value, schema.get("enum"))
+
+
+def _enum_name(value: Any, names: Any) -> str | None:
+    """The name of ``names`` (an enum's) that ``value`` spells as proto3 JSON reads it, if any."""
+    if isinstance(value, bool) or not isinstance(value, int) or not isinstance(names, list):
+        return None
+    number = int(value)
+    return next((n for n in names if isinstance(n, str) and enum_numbers().get(n) == number), None)
+
+
+def only_lenient_spellings(body: Any, schema: Mapping[str, Any], document: Mapping[str, Any]) -> bool:
+    """Whether ``body`` breaks ``schema`` (a request body's, its references into ``document``) only
+    by the spellings the module's docstring lists: without its nulls and with the name of each enum
+    value it spells as a number, it is valid."""
+    if not isinstance(body, dict):
+        return False
+    validator = jsonschema.Draft202012Validator({**schema, "components": document.get("components", {})})
+    fixed = _without_nulls(body)
+    for _ in range(64):  # each round mends the values the errors point at; a body has few
+        mended = 0
+        for error in _errors(validator.iter_errors(fixed)):
+            name = _mended(error.instance, error.schema)
+            if name is None or not error.absolute_path:
+                continue
+            *parents, last = error.absolute_path
+            target = fixed
+            for key in parents:
+                target = target[key]
+            target[last] = name
+            mended += 1
+        if not mended:
+            break
+    return fixed != body and bool(validator.is_valid(fixed))
+
+
+def _json(response: Any) -> Any:
+    try:
+        return json.loads(response.content)
+    except ValueError:
+        return None
+
+
+def allowance(failure: Any, case: Any, response: Any) -> str | None:
+    """Which of the module docstring's allowances ``failure`` is, in words; None for a failure."""
+    operation_id = str(case.operation.definition.raw.get("operationId", ""))
+    meta = case.meta.components if case.meta is not None else {}
+    negative = [str(loc) for loc, info in meta.items() if info.mode.is_negative]
+    if isinstance(failure, RejectedPositiveData):
+        if case.media_type in PROTOBUF:
+            return f"{operation_id}: a binary protobuf body"
+        if negative:
+            return f"{operation_id}: a case with a negative {', '.join(negative)}"
+        problem = _json(response)
+        if not isinstance(problem, dict):
+            return None
+        if response.status_code == 412:
+            rpc = operation_id.partition("_")[0]
+            if rpc in PRECONDITIONS and problem.get("reason") == "SESSION_ETAG_MISMATCH":
+                return f"{rpc}: 412 SESSION_ETAG_MISMATCH"
+            return None
+        session = (case.path_parameters or {}).get("session")
+        return (
+            inexpressible(operation_id, problem, case.body, session) if response.status_code == 400 else None
+        )
+    if isinstance(failure, AcceptedNegativeData):
+        if not negative or any("body" not in loc.lower() for loc in negative):
+            return None
+        content = case.operation.definition.raw.get("requestBody", {}).get("content", {})
+        schema = content.get(case.media_type or "application/json", {}).get("schema")
+        document = case.operation.schema.raw_schema
+        if schema is not None and only_lenient_spellings(case.body, schema, document):
+            return f"{operation_id}: a proto3 JSON spelling the document leaves out"
+    return None
+
+
+@schemathesis.hook
+def filter_failure(ctx: Any, failure: Any, case: Any, response: Any) -> bool:
+    """Keep every failure but the ones this module's docstring lists. With LAWSPEAKER_ALLOWED set,
+    append each one dropped, in words, to the file it names (``.ci/schemathesis.sh`` sums them up)."""
+    why = allowance(failure, case, response)
+    record = os.environ.get("LAWSPEAKER_ALLOWED")
+    if why is not None and record:
+        with open(record, "a", encoding="utf-8") as out:
+            out.write(f"{failure.code} {why}\n")
+    return why is None
+
+
+SEAT_TOKENS: dict[str, list[str]] = {}
+"""The seat tokens of every session this run created, by session id."""
+
+
+@schemathesis.hook
+def after_call(ctx: Any, case: Any, response: Any) -> None:
+    """Remember the seat tokens CreateSession returns, so that later calls on the session act for a
+    seat (``before_call``) and reach the rules, not only the 403 of a missing token."""
+    if case.operation.definition.raw.get("operationId") != "CreateSession" or response.status_code != 200:
+        return
+    answer = _json(response)
+    if isinstance(answer, dict):
+        session = answer.get("session", {}).get("session")
+        tokens = [t.get("token", "") for t in answer.get("seatTokens", [])]
+        if session and tokens:
+            SEAT_TOKENS[session] = tokens
+
+
+@schemathesis.hook
+def before_call(ctx: Any, case: Any, kwargs: dict[str, Any]) -> None:
+    """Act for seat 0 on a session this run created, unless the case sends its own Authorization."""
+    session = (case.path_parameters or {}).get("session")
+    tokens = SEAT_TOKENS.get(session or "")
+    headers = case.headers if case.headers is not None else {}
+    if tokens and not any(k.lower() == "authorization" for k in headers):
+        case.headers = {**headers, "Authorization": f"Bearer {tokens[0]}"}

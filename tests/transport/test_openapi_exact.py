@@ -1,0 +1,461 @@
+"""The OpenAPI document says what the server accepts (issue 15): oneofs, required fields, ranges and
+enums, from the descriptors, the game registry and the tables of ``lawspeaker.http.openapi``, each
+table held here to the server's own behaviour. ``.ci/schemathesis.sh`` fuzzes the whole document
+against a live server; these tests pin its parts quickly, and the rules of its hooks."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+from google.protobuf import descriptor
+
+from lawspeaker import http_semantics
+from lawspeaker.api import RulesApi
+from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http import openapi
+from lawspeaker.http.openapi import openapi_document
+from lawspeaker.registry import REGISTRY
+from lawspeaker.sessions.service import SessionApi
+from lawspeaker.sessions.store import MemoryStore
+from lawspeaker.v1 import game_pb2
+from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.v1 import session_service_pb2 as spb
+
+from .conftest import run_servers
+
+pytestmark = pytest.mark.transport
+
+DOC = openapi_document()
+GAMES = sorted(REGISTRY)
+VERBS = ("new", "legalMoves", "validateMove", "applyMove")
+FD = descriptor.FieldDescriptor
+
+
+def schema_of(path: str, method: str = "post", status: str = "") -> dict[str, Any]:
+    """The JSON schema of an operation's request body, or of its answer with ``status``."""
+    op = DOC["paths"][path][method]
+    content = op["responses"][status]["content"] if status else op["requestBody"]["content"]
+    found: dict[str, Any] = content["application/json"]["schema"]
+    return found
+
+
+def valid(schema: dict[str, Any], instance: Any) -> bool:
+    root = {**schema, "components": DOC["components"]}
+    return bool(jsonschema.Draft202012Validator(root).is_valid(instance))
+
+
+def component(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+@pytest.fixture(scope="module")
+def http() -> Iterator[httpx.Client]:
+    """A server with sessions in memory (the required fields of session writes are checked too)."""
+    with (
+        run_servers(sessions=lambda: SessionApi(MemoryStore())) as servers,
+        httpx.Client(base_url=servers.base_url, timeout=30) as client,
+    ):
+        yield client
+
+
+# --------------------------------------------------------------------------- games, paths, players
+
+
+def test_the_game_parameter_is_the_registry_and_each_game_has_its_own_operations() -> None:
+    describe = DOC["paths"]["/v1/games/{game}"]["get"]
+    assert describe["parameters"][0]["schema"]["enum"] == GAMES
+    assert "GAME_NOT_FOUND" in describe["responses"]["404"]["description"]
+    for game in GAMES:
+        for verb in VERBS:
+            op = DOC["paths"][f"/v1/games/{game}:{verb}"]["post"]
+            assert op["operationId"].endswith(f"_{game}") and "parameters" not in op
+            assert "404" not in op["responses"]  # the path names a game the service plays
+    assert not any("{game}:" in path for path in DOC["paths"])
+
+
+def test_players_are_bounded_by_each_games_min_and_max_players() -> None:
+    by_game = {
+        alternative["$ref"].split(".")[-2]: alternative["$ref"]
+        for alternative in schema_of("/v1/sessions")["oneOf"]
+    }
+    for game_id, entry in REGISTRY.items():
+        game = entry.game
+        body = schema_of(f"/v1/games/{game_id}:new")
+        players = body["properties"]["players"]
+        assert (players["minimum"], players["maximum"]) == (game.min_players, game.max_players)
+        assert "players" in body["required"]
+        create = {"$ref": by_game[game_id]}
+        assert valid(create, {"game": game_id, "players": game.max_players})
+        assert not valid(create, {"game": game_id, "players": game.max_players + 1})
+        assert not valid(create, {"players": game.min_players})  # the game is required
+
+
+def test_pax_viking_junior_seat_options_are_bounded_by_the_number_of_players() -> None:
+    body = schema_of("/v1/games/pax_viking_junior:new")
+
+    def options(**values: Any) -> dict[str, Any]:
+        return {"players": 2, "options": {"paxVikingJunior": values}}
+
+    assert valid(body, options(startingSeat=1, seatBoards=["bygul", "huginn"]))
+    assert valid(body, options(startingSeat=-1, seatBoards=[]))
+    assert not valid(body, options(startingSeat=2))
+    assert not valid(body, options(seatBoards=["bygul"]))
+    assert not valid(body, options(seatBoards=["bygul", "bygul"]))
+    assert not valid(body, options(seatBoards=["bygul", "nobody"]))
+    assert valid(body, options(seatBoards=["bygul", "nobody"], components="{}"))  # the data decides
+
+
+# --------------------------------------------------------------------------- oneofs
+
+
+def test_oneofs_are_exactly_one_or_at_most_one() -> None:
+    move, options = component("lawspeaker.v1.Move"), component("lawspeaker.v1.GameOptions")
+    cast = {"cast": {}}
+    assert valid(move, {"valhalla": cast})
+    assert not valid(move, {})  # a move is of one game
+    assert not valid(move, {"valhalla": cast, "penki": {"pass": {}}})
+    assert not valid(move, {"valhalla": {}})  # and is one action
+    assert not valid(move, {"valhalla": {**cast, "moveShip": {"ship": 1, "to": 2}}})
+    assert valid(options, {}) and valid(options, {"penki": {}})  # options: at most one game's
+    assert not valid(options, {"valhalla": {}, "penki": {}})
+    valhalla_move = component("lawspeaker.v1.valhalla.Move")
+    assert valid(valhalla_move, {"valhalla": cast})
+    assert not valid(valhalla_move, {"penki": {"pass": {}}})  # a Valhalla operation takes no other
+
+
+# --------------------------------------------------------------------------- the server's own answers
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_what_the_server_answers_is_what_the_document_says_and_takes(http: httpx.Client, game: str) -> None:
+    """Exactness must not cost correctness: a game's own states and moves are schema-valid
+    requests, and every answer conforms to its response schema."""
+    players = REGISTRY[game].game.min_players
+    new = http.post(f"/v1/games/{game}:new", json={"players": players, "seed": "7"})
+    assert new.status_code == 200 and valid(schema_of(f"/v1/games/{game}:new", status="200"), new.json())
+    state = new.json()["state"]
+    assert valid(schema_of(f"/v1/games/{game}:legalMoves"), {"state": state})
+    legal = http.post(f"/v1/games/{game}:legalMoves", json={"state": state})
+    assert valid(schema_of(f"/v1/games/{game}:legalMoves", status="200"), legal.json())
+    body = {"state": state, "move": legal.json()["moves"][0]}
+    assert valid(schema_of(f"/v1/games/{game}:applyMove"), body)
+    applied = http.post(f"/v1/games/{game}:applyMove", json=body)
+    assert applied.status_code == 200
+    assert valid(schema_of(f"/v1/games/{game}:applyMove", status="200"), applied.json())
+
+
+# --------------------------------------------------------------------------- required fields
+
+
+def _state(http: httpx.Client, game: str = "valhalla") -> dict[str, Any]:
+    state: dict[str, Any] = http.post(f"/v1/games/{game}:new", json={"players": 2, "seed": "7"}).json()[
+        "state"
+    ]
+    return state
+
+
+def test_every_required_field_is_one_the_server_refuses_to_go_without(http: httpx.Client) -> None:
+    state = _state(http)
+    move = http.post("/v1/games/valhalla:legalMoves", json={"state": state}).json()["moves"][0]
+    created = http.post("/v1/sessions", json={"game": "valhalla", "players": 2}).json()
+    session = created["session"]["session"]
+    seat = {"Authorization": f"Bearer {created['seatTokens'][0]['token']}"}
+    without_seed = {**state, "rng": {k: v for k, v in state["rng"].items() if k != "seed"}}
+    # the message, its URL, a complete body (accepted) and each required field's refusal without it
+    cases: dict[str, tuple[str, dict[str, Any], dict[str, str]]] = {
+        "lawspeaker.v1.NewGameRequest": ("/v1/games/valhalla:new", {"players": 2}, {}),
+        "lawspeaker.v1.LegalMovesRequest": ("/v1/games/valhalla:legalMoves", {"state": state}, {}),
+        "lawspeaker.v1.ValidateMoveRequest": (
+            "/v1/games/valhalla:validateMove",
+            {"state": state, "move": move},
+            {},
+        ),
+        "lawspeaker.v1.ApplyMoveRequest": (
+            "/v1/games/valhalla:applyMove",
+            {"state": state, "move": move},
+            {},
+        ),
+        "lawspeaker.v1.CreateSessionRequest": ("/v1/sessions", {"game": "valhalla", "players": 2}, {}),
+        "lawspeaker.v1.SessionValidateMoveRequest": (
+            f"/v1/sessions/{session}:validateMove",
+            {"move": move},
+            seat,
+        ),
+        "lawspeaker.v1.SessionApplyMoveRequest": (
+            f"/v1/sessions/{session}:applyMove",
+            {"move": move, "etag": created["session"]["etag"]},
+            seat,
+        ),
+    }
+    assert set(cases) | {"lawspeaker.v1.RngState"} == set(openapi.REQUIRED)
+    for message, (url, body, headers) in cases.items():
+        for name in openapi.REQUIRED[message]:
+            json_name = descriptor_field(message, name).json_name
+            without = {k: v for k, v in body.items() if k != json_name}
+            refused = http.post(url, json=without, headers=headers)
+            assert refused.status_code == 400, (message, name, refused.text)
+        assert http.post(url, json=body, headers=headers).status_code == 200, message
+    refused = http.post("/v1/games/valhalla:legalMoves", json={"state": without_seed})
+    assert refused.status_code == 400 and refused.json()["reason"] == "INVALID_STATE"
+
+
+def descriptor_field(message: str, name: str) -> descriptor.FieldDescriptor:
+    pool = game_pb2.DESCRIPTOR.pool
+    found: descriptor.FieldDescriptor = pool.FindMessageTypeByName(message).fields_by_name[name]
+    return found
+
+
+# --------------------------------------------------------------------------- ranges and patterns
+
+
+def test_bounds_and_patterns_are_the_servers(http: httpx.Client) -> None:
+    state = _state(http)
+    rng = component("lawspeaker.v1.RngState")
+    limit = openapi.BOUNDS["lawspeaker.v1.RngState.counter"][1]
+    for counter, ok in ((limit, True), (limit + 1, False), (str(limit), True), (str(limit + 1), False)):
+        at = {**state, "rng": {**state["rng"], "counter": counter}}
+        assert valid(rng, at["rng"]) is ok
+        assert (http.post("/v1/games/valhalla:legalMoves", json={"state": at}).status_code == 200) is ok
+    created = http.post("/v1/sessions", json={"game": "penki", "players": 2}).json()["session"]["session"]
+    moves = DOC["paths"]["/v1/sessions/{session}/moves"]["get"]["parameters"]
+    assert next(p for p in moves if p["name"] == "pageSize")["schema"]["minimum"] == 0
+    assert http.get(f"/v1/sessions/{created}/moves", params={"pageSize": 0}).status_code == 200
+    assert http.get(f"/v1/sessions/{created}/moves", params={"pageSize": -1}).status_code == 400
+    birka = schema_of("/v1/games/birka:new")
+    for rounds, ok in ((0, True), (5, True), (10, True), (7, False)):
+        body = {"players": 2, "options": {"birka": {"calendarRounds": rounds}}}
+        assert valid(birka, body) is ok
+        assert (http.post("/v1/games/birka:new", json=body).status_code == 200) is ok
+
+
+def test_the_options_every_game_describes_take_their_zero_value_as_the_default(http: httpx.Client) -> None:
+    for game, entry in REGISTRY.items():
+        member = entry.codec.field
+        options = game_pb2.GameOptions.DESCRIPTOR.fields_by_name[member].message_type
+        zeros = {f.json_name: f.enum_type.values[0].name for f in options.fields if f.type == FD.TYPE_ENUM}
+        body = {"players": entry.game.min_players, "options": {options_json(member): zeros}}
+        assert valid(schema_of(f"/v1/games/{game}:new"), body), game
+        assert http.post(f"/v1/games/{game}:new", json=body).status_code == 200, game
+
+
+def options_json(member: str) -> str:
+    return game_pb2.GameOptions.DESCRIPTOR.fields_by_name[member].json_name
+
+
+@pytest.mark.parametrize("bound", [0, 5, 10, 99, 100, 2**31 - 1, 2**63 - 1, 2**64 - 1])
+def test_a_64_bit_integer_as_a_string_has_the_bounds_of_one_as_a_number(bound: int) -> None:
+    pattern = re.compile(openapi._integer(0, bound, "uint64")["pattern"])
+    for n in sorted(x for x in {0, 1, 9, 10, bound // 2, bound - 1, bound} if 0 <= x <= bound):
+        assert pattern.match(str(n)), n
+    assert not pattern.match(str(bound + 1)) and not pattern.match("01") and not pattern.match("-1")
+    signed = re.compile(openapi._integer(-(2**63), 2**63 - 1, "int64")["pattern"])
+    assert signed.match(str(-(2**63))) and not signed.match(str(-(2**63) - 1))
+
+
+@pytest.mark.parametrize(
+    "header", ['"7"', 'W/"7"', '"7", "8"', ' "7" ,, W/"x" ', "*", " * ", "7", '"7" "8"', "", '"a"b"', ","]
+)
+def test_the_if_match_pattern_is_what_the_service_parses(header: str) -> None:
+    try:
+        http_semantics.parse_if_match(header)
+        parsed = True
+    except LawspeakerError:
+        parsed = False
+    assert bool(re.match(openapi.IF_MATCH_PATTERN, header)) is parsed
+
+
+# --------------------------------------------------------------------------- enum values never unset
+
+
+def _enum_paths(desc: Any, prefix: tuple[Any, ...] = (), depth: int = 0) -> Iterator[tuple[Any, ...]]:
+    for f in desc.fields:
+        if f.type == FD.TYPE_ENUM:
+            yield (*prefix, f)
+        elif f.type == FD.TYPE_MESSAGE and depth < 4 and f.message_type is not desc:
+            yield from _enum_paths(f.message_type, (*prefix, f), depth + 1)
+
+
+def _zeroed(msg: Any, path: tuple[Any, ...]) -> bool:
+    """Set the enum at ``path`` of ``msg`` (first elements of repeated fields) to 0; False when the
+    path holds nothing to set."""
+    target = msg
+    for f in path[:-1]:
+        if f.is_repeated:
+            if not getattr(target, f.name):
+                return False
+            target = getattr(target, f.name)[0]
+        else:
+            target = getattr(target, f.name)
+    last = path[-1]
+    if last.is_repeated:
+        if not getattr(target, last.name):
+            return False
+        getattr(target, last.name)[0] = 0
+    else:
+        getattr(target, "SetInParent", lambda: None)()
+        setattr(target, last.name, 0)
+    return True
+
+
+def _refused_unset() -> set[str]:
+    """The enum fields of states (as NewGame makes them) and of moves (as LegalMoves lists them)
+    that a codec refuses to decode set to their zero value."""
+    api, found = RulesApi(), set()
+    for entry in REGISTRY.values():
+        game, member = entry.game, entry.codec.field
+        state = api.new_game(pb.NewGameRequest(game=game.id, players=game.min_players, seed=7)).state
+        for path in _enum_paths(getattr(state, member).DESCRIPTOR):
+            probe = game_pb2.GameState()
+            probe.CopyFrom(state)
+            if _zeroed(getattr(probe, member), path):
+                try:
+                    api.decode_state(entry, probe)
+                except LawspeakerError:
+                    found.add(path[-1].full_name)
+        move_desc = game_pb2.Move.DESCRIPTOR.fields_by_name[member].message_type
+        for action in move_desc.oneofs_by_name["action"].fields:
+            for path in _enum_paths(action.message_type, (action,)):
+                move = getattr(game_pb2.Move(), member).__class__()
+                getattr(move, action.name).SetInParent()
+                for other in _enum_paths(action.message_type, (action,)):  # others: a value of theirs
+                    values = other[-1].enum_type.values
+                    if other != path and not other[-1].is_repeated and len(values) > 1:
+                        _set(move, other, values[1].number)
+                if _zeroed(move, path):
+                    try:
+                        entry.codec.move_from_proto(move)
+                    except LawspeakerError:
+                        found.add(path[-1].full_name)
+    return found
+
+
+def _set(msg: Any, path: tuple[Any, ...], value: int) -> None:
+    target = msg
+    for f in path[:-1]:
+        target = getattr(target, f.name)
+    setattr(target, path[-1].name, value)
+
+
+def test_enums_the_document_never_leaves_unset_are_the_ones_the_codecs_refuse_unset() -> None:
+    assert _refused_unset() == openapi.NONZERO_ENUMS
+    phase = DOC["components"]["schemas"]["lawspeaker.v1.ValhallaState"]
+    assert (
+        "phase" in phase["required"]
+        and "VALHALLA_PHASE_UNSPECIFIED" not in phase["properties"]["phase"]["enum"]
+    )
+
+
+async def _no_physical_dice() -> dict[str, str]:
+    """The option values (each tried alone, for every number of players) with which a session of
+    physical dice cannot start."""
+    api, found = SessionApi(MemoryStore()), {}
+    for game_id, entry in REGISTRY.items():
+        member = entry.codec.field
+        options = game_pb2.GameOptions.DESCRIPTOR.fields_by_name[member].message_type
+        tried: list[tuple[Any, Any]] = [(None, None)]
+        tried += [(f, v.number) for f in options.fields if f.type == FD.TYPE_ENUM for v in f.enum_type.values]
+        tried += [(f, True) for f in options.fields if f.type == FD.TYPE_BOOL]
+        for players in range(entry.game.min_players, entry.game.max_players + 1):
+            for f, value in tried:
+                request = spb.CreateSessionRequest(game=game_id, players=players, physical_dice=True, seed=7)
+                getattr(request.options, member).SetInParent()
+                if f is not None:
+                    setattr(getattr(request.options, member), f.name, value)
+                try:
+                    await api.create_session(request, None)
+                except LawspeakerError as err:
+                    assert err.reason == "PHYSICAL_DICE_UNSUPPORTED" and f is not None, (game_id, err.reason)
+                    found[f.full_name] = f.enum_type.values_by_number[value].name
+    return found
+
+
+def test_the_setups_without_physical_dice_are_the_ones_the_server_refuses() -> None:
+    assert asyncio.run(_no_physical_dice()) == openapi.NO_PHYSICAL_DICE
+    penki = component("lawspeaker.v1.penki.CreateSessionRequest")
+    random_pairs = {
+        "game": "penki",
+        "players": 2,
+        "options": {"penki": {"setup": "PENKI_SETUP_RANDOM_PAIRS"}},
+    }
+    assert valid(penki, random_pairs) and not valid(penki, {**random_pairs, "physicalDice": True})
+    assert valid(penki, {"game": "penki", "players": 2, "physicalDice": True})
+
+
+# --------------------------------------------------------------------------- the schemathesis hooks
+
+
+def _hooks() -> ModuleType:
+    pytest.importorskip("schemathesis")
+    path = Path(__file__).parents[2] / ".ci" / "schemathesis_hooks.py"
+    spec = importlib.util.spec_from_file_location("lawspeaker_schemathesis_hooks", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def problem(reason: str, *fields: str) -> dict[str, Any]:
+    return {
+        "status": 400,
+        "reason": reason,
+        "fieldViolations": [{"field": f, "description": "x"} for f in fields],
+    }
+
+
+def test_the_hooks_allow_only_refusals_json_schema_cannot_express() -> None:
+    hooks = _hooks()
+    allowed = hooks.inexpressible
+    assert allowed("LegalMoves_pax_penning", problem("INVALID_STATE", "state.paxPenning.pawns[2]"), {})
+    assert allowed("LegalMoves_pax_penning", problem("INVALID_BOARD", "state.paxPenning.options.board"), {})
+    assert not allowed("LegalMoves_pax_penning", problem("INVALID_STATE", "state.rng.seed"), {})
+    assert not allowed("LegalMoves_valhalla", problem("RULES_VERSION_MISMATCH", "state.rulesVersion"), {})
+    assert not allowed("LegalMoves_valhalla", problem("STATE_REQUIRED", "state.valhalla"), {})
+    assert not allowed("NewGame_valhalla", problem("PLAYER_COUNT", "players"), {})
+    assert not allowed("ApplyMove_valhalla", problem("INVALID_STATE"), {})  # names no field
+    penki_move = {"move": {"penki": {"pass": {}}}}
+    assert allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move.valhalla"), penki_move, "valhalla.x")
+    assert not allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move.penki"), penki_move, "penki.x")
+    assert allowed("UndoMove", problem("ETAG_REQUIRED", "etag"), {})
+    assert not allowed("GetSession", problem("ETAG_REQUIRED", "etag"), {})
+
+
+def test_the_document_names_every_refusal_the_hooks_allow() -> None:
+    hooks = _hooks()
+    assert set(hooks.INEXPRESSIBLE) == set(openapi.INEXPRESSIBLE)
+    for rpc, reasons in hooks.INEXPRESSIBLE.items():
+        ops = [
+            op
+            for item in DOC["paths"].values()
+            for op in item.values()
+            if op["operationId"].split("_")[0] == rpc
+        ]
+        assert ops, rpc
+        for op in ops:
+            assert all(reason in op["responses"]["400"]["description"] for reason in reasons), (rpc, reasons)
+
+
+def test_the_hooks_take_only_the_proto3_json_spellings_the_document_leaves_out() -> None:
+    lenient = _hooks().only_lenient_spellings
+    body = schema_of("/v1/games/valhalla:new")
+    assert lenient({"players": 2, "seed": None}, body, DOC)  # null: the default
+    assert lenient({"players": 2, "options": {"valhalla": {"start": 2}}}, body, DOC)  # an enum number
+    # json_format's own leniencies are refused by the service, so the hooks allow none of them
+    assert not lenient({"players": 2, "options": {"valhalla": {"start": True}}}, body, DOC)
+    assert not lenient({"players": 2, "options": ""}, body, DOC)
+    assert not lenient({"players": 2, "options": []}, body, DOC)
+    assert not lenient({"players": 2, "options": "x"}, body, DOC)
+    assert not lenient({"players": 2, "options": {"valhalla": {"start": 9}}}, body, DOC)
+    assert not lenient({"players": 2, "seed": None, "extra": 1}, body, DOC)
+    assert not lenient({"players": 2, "options": {"valhalla": {"doubles": 1}}}, body, DOC)
+    assert not lenient({"players": 2}, body, DOC)  # valid already: nothing to allow
