@@ -72,9 +72,44 @@ export function createLawspeakerClients(baseUrl: string, options: LawspeakerClie
     useBinaryFormat: options.useBinaryFormat ?? false,
     useHttpGet: options.useHttpGet ?? false,
     interceptors,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: cancellingStreams(options.fetch),
   });
   return { rules: createClient(RulesService, transport), sessions: createClient(SessionService, transport) };
+}
+
+/**
+ * `fetch` (the given one, else the global one at call time) whose streamed responses end when their
+ * call's signal aborts, as when a `for await` over `watchSession` is left with `break`. Node's fetch
+ * (undici) loses the link from a call's signal to its request once the request object has been
+ * garbage collected (nodejs/node#55428): the aborted watch then kept its connection, and one of the
+ * server's watch streams, open until the server ended it. Cancelling the body here needs no such
+ * link. Unary responses are passed through untouched.
+ */
+function cancellingStreams(given?: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await (given ?? globalThis.fetch)(input, init);
+    const signal = init?.signal;
+    const streamed = response.headers.get("content-type")?.startsWith("application/connect+") ?? false;
+    if (!signal || !response.body || !streamed) return response;
+    const reader = response.body.getReader();
+    const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+    if (signal.aborted) cancel();
+    else signal.addEventListener("abort", cancel, { once: true });
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (!next.done) return controller.enqueue(next.value);
+        signal.removeEventListener("abort", cancel);
+        controller.close();
+      },
+      cancel(reason) {
+        signal.removeEventListener("abort", cancel);
+        return reader.cancel(reason);
+      },
+    });
+    const { status, statusText, headers } = response;
+    return new Response(body, { status, statusText, headers });
+  };
 }
 
 /** Call options that act for the seat of `token` on one call: `sessions.sessionApplyMove(req, withToken(t))`. */

@@ -200,7 +200,9 @@ class Sessions:
 
     def watch(self, session: str, *, token: str | None = None) -> Iterator[spb.WatchSessionResponse]:
         """The session now and after every change, as the token's seat sees it (a gRPC stream or
-        Server-Sent Events); close the iterator (or stop the loop and drop it) to end the watch."""
+        Server-Sent Events). It does not end with the game, only when the session is deleted (a last
+        response with ``deleted``) or the server stops: close the iterator (or leave the loop, e.g. on
+        ``game_over``, and drop it) to end the watch."""
         return self._transport.stream(
             "SessionService",
             "WatchSession",
