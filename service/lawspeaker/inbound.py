@@ -18,8 +18,9 @@ gRPC, REST and Connect, never an internal error, a traceback or a Python class n
 from __future__ import annotations
 
 import array
+import functools
 import itertools
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 from google.protobuf.descriptor import FieldDescriptor
@@ -121,13 +122,25 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _value_mismatch(f: Any, value: object, path: str) -> tuple[str, str] | None:
-    """What is wrong with the kind of one (non-null, non-repeated) value of field ``f``, if anything."""
-    cpp = f.cpp_type
+class _Field(NamedTuple):
+    """What the walk needs of a field, read from its descriptor once."""
+
+    field: Any
+    is_map: bool
+    repeated: bool
+    cpp: int
+    type: int
+    message_type: Any
+
+
+def _value_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] | None:
+    """What is wrong with the kind of one (non-null, non-repeated) value of a field, if anything."""
+    cpp = info.cpp
+    f = info.field
     if cpp == FieldDescriptor.CPPTYPE_MESSAGE:
         if not isinstance(value, dict):
             return path, f"must be a JSON object, not {_kind(value)}"
-        return _message_mismatch(value, f.message_type, path)
+        return _message_mismatch(value, info.message_type, path)
     if cpp in _INT_TYPES:
         number: int | None = None
         if isinstance(value, str) and " " not in value:  # json_format reads it with int()
@@ -141,7 +154,7 @@ def _value_mismatch(f: Any, value: object, path: str) -> tuple[str, str] | None:
             number = int(value)
         elif not isinstance(value, str):
             return path, f"must be an integer, not {_kind(value)}"
-        low, high = protojson.INT_RANGES[f.type]
+        low, high = protojson.INT_RANGES[info.type]
         if number is not None and not low <= number <= high:
             return path, f"must be an integer from {low} to {high}, not {_kind(value)}"
     elif cpp in _FLOAT_TYPES:
@@ -158,19 +171,36 @@ def _value_mismatch(f: Any, value: object, path: str) -> tuple[str, str] | None:
     return None
 
 
-def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, str] | None:
+@functools.cache
+def _fields(desc: Any) -> dict[str, _Field] | None:
+    """A message's fields by JSON name and by proto name (None for a well-known type). Built once
+    per message type: every JSON body of the general path is walked with it."""
     if desc.full_name.startswith("google.protobuf."):
+        return None
+    out: dict[str, _Field] = {}
+    for f in desc.fields:
+        is_map = f.message_type is not None and bool(f.message_type.GetOptions().map_entry)
+        out.setdefault(
+            f.name, _Field(f, is_map, protojson._is_repeated(f), f.cpp_type, f.type, f.message_type)
+        )
+    for f in desc.fields:  # the JSON name wins where a name is both
+        out[f.json_name] = out[f.name]
+    return out
+
+
+def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, str] | None:
+    fields = _fields(desc)
+    if fields is None:
         raise _LeftToJsonFormat  # well-known types have JSON forms of their own
-    by_json_name = {f.json_name: f for f in desc.fields}
     for key, value in data.items():
-        f = by_json_name.get(key) or desc.fields_by_name.get(key)
-        if f is None or (f.message_type is not None and f.message_type.GetOptions().map_entry):
+        info = fields.get(key)
+        if info is None or info.is_map:
             raise _LeftToJsonFormat  # an unknown field (json_format names it), or a map
         if value is None:
             continue  # null stands for the field's default
         at = f"{path}.{key}" if path else str(key)
-        if not protojson._is_repeated(f):
-            found = _value_mismatch(f, value, at)
+        if not info.repeated:
+            found = _value_mismatch(info, value, at)
         elif not isinstance(value, list):
             found = at, f"must be a JSON array, not {_kind(value)}"
         else:
@@ -178,7 +208,7 @@ def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, 
             for i, item in enumerate(value):
                 if item is None:
                     raise _LeftToJsonFormat  # "null is not allowed ... in a repeated field"
-                found = _value_mismatch(f, item, f"{at}[{i}]")
+                found = _value_mismatch(info, item, f"{at}[{i}]")
                 if found is not None:
                     break
         if found is not None:
