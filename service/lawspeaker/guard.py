@@ -26,7 +26,7 @@ from grpc_status import rpc_status
 from lawspeaker import errors
 from lawspeaker.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, Access, Caller, grpc_peer_address
 from lawspeaker.games.core import ErrorCode, LawspeakerError
-from lawspeaker.http.problems import problem_response
+from lawspeaker.http.problems import problem_of
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -59,14 +59,7 @@ async def _refuse(send: Send, err: LawspeakerError, connect: bool) -> None:
         content = msgspec.json.encode(body)
         media = b"application/json"
     else:
-        response = problem_response(  # the one problem document writer
-            errors.http_status(err),
-            err.reason,
-            err.message,
-            errors.code_name(err),
-            err.field_violations,
-            errors.error_metadata(err),
-        )
+        response = problem_of(err)  # the one problem document writer
         status, content = errors.http_status(err), bytes(response.content)
         media = b"application/problem+json"
     headers = [(b"content-type", media), (b"content-length", str(len(content)).encode())]

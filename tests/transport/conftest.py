@@ -20,6 +20,7 @@ from lawspeaker.grpc_server import create_server
 from lawspeaker.http.app import create_app
 from lawspeaker.http_limits import http_protocol
 from lawspeaker.sessions.service import SessionApi
+from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import rules_service_pb2_grpc
 
 
@@ -116,4 +117,14 @@ def stub(channel: grpc.Channel) -> rules_service_pb2_grpc.RulesServiceStub:
 @pytest.fixture(scope="session")
 def http(servers: Servers) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=servers.base_url, timeout=30) as client:
+        yield client
+
+
+@contextlib.contextmanager
+def memory_sessions_client() -> Iterator[httpx.Client]:
+    """An HTTP client of servers that serve sessions from the in-process store."""
+    with (
+        run_servers(sessions=lambda: SessionApi(MemoryStore())) as servers,
+        httpx.Client(base_url=servers.base_url, timeout=30) as client,
+    ):
         yield client

@@ -26,7 +26,7 @@ from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import session_service_pb2 as spb
 
-from .conftest import run_servers
+from .conftest import memory_sessions_client
 from .test_serve_command import start
 
 pytestmark = pytest.mark.transport
@@ -39,10 +39,8 @@ SESSIONS = "/lawspeaker.v1.SessionService"
 
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
-    with (
-        run_servers(sessions=lambda: SessionApi(MemoryStore())) as servers,
-        httpx.Client(base_url=servers.base_url, timeout=30) as client,
-    ):
+    """Servers with sessions in memory."""
+    with memory_sessions_client() as client:
         yield client
 
 

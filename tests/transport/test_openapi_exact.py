@@ -31,7 +31,7 @@ from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
 
-from .conftest import run_servers
+from .conftest import memory_sessions_client
 
 pytestmark = pytest.mark.transport
 
@@ -61,10 +61,7 @@ def component(name: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
     """A server with sessions in memory (the required fields of session writes are checked too)."""
-    with (
-        run_servers(sessions=lambda: SessionApi(MemoryStore())) as servers,
-        httpx.Client(base_url=servers.base_url, timeout=30) as client,
-    ):
+    with memory_sessions_client() as client:
         yield client
 
 

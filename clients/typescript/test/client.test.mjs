@@ -1,49 +1,23 @@
-// Plays whole games through the built client (dist/) against a real `lawspeaker serve`.
-// The server command is $LAWSPEAKER_BIN, by default the repository's ../../.venv/bin/lawspeaker.
+// Plays whole games through the built client (dist/) against a real `lawspeaker serve`
+// (../support/server.mjs: $LAWSPEAKER_BIN, by default the repository's ../../.venv/bin/lawspeaker).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 
 import { Code, ConnectError, createLawspeakerClients, errorInfo, withToken } from "../dist/index.js";
+import { startServer } from "../support/server.mjs";
 
-const BIN = process.env.LAWSPEAKER_BIN ?? fileURLToPath(new URL("../../../.venv/bin/lawspeaker", import.meta.url));
 const MAX_MOVES = 5000;
 
 let server;
 let baseUrl;
 
 before(async () => {
-  server = spawn(BIN, ["serve", "--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, LAWSPEAKER_REDIS_URL: "" },
-  });
-  let log = ""; // the server's log, shown only if it fails to start
-  server.stderr.on("data", (chunk) => {
-    log = (log + chunk).slice(-4000);
-  });
-  const exited = new Promise((_, reject) => {
-    server.once("error", (err) => reject(new Error(`cannot run ${BIN} (set LAWSPEAKER_BIN): ${err.message}`)));
-    server.once("exit", (code) => reject(new Error(`${BIN} serve exited early (code ${code}):\n${log}`)));
-  });
-  const ports = new Promise((resolve) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.on("line", (line) => {
-      const found = /grpc_port=(\d+) http_port=(\d+)/.exec(line);
-      if (found) resolve(Number(found[2]));
-    });
-  });
-  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no ports after 30 s")), 30_000).unref());
-  const httpPort = await Promise.race([ports, exited, timeout]);
-  baseUrl = `http://127.0.0.1:${httpPort}`;
+  server = await startServer();
+  baseUrl = server.baseUrl;
 });
 
 after(async () => {
-  if (!server || server.exitCode !== null) return;
-  const stopped = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  await stopped;
+  await server?.stop();
 });
 
 for (const [useBinaryFormat, useHttpGet] of [

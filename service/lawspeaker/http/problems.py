@@ -71,6 +71,11 @@ def lawspeaker_error_handler(request: Request[Any, Any, Any], err: LawspeakerErr
     query string) gets its fields named by their JSON names (``lawspeaker.fieldpaths``)."""
     if not _protobuf_request(request):
         err = fieldpaths.for_json(err)
+    return problem_of(err)
+
+
+def problem_of(err: LawspeakerError) -> Response[bytes]:
+    """The problem document of an error, as it names its fields; with Retry-After when it says."""
     return problem_response(
         errors.http_status(err),
         err.reason,
