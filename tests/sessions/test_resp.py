@@ -170,10 +170,13 @@ def test_the_url_password_and_database_are_used_over_tcp_and_unix_sockets(
     asyncio.run(body())
 
 
-def test_tls_urls_are_left_to_redis_py() -> None:
-    assert Multiplexed.serves("redis://127.0.0.1:6379/0") and Multiplexed.serves("unix:///tmp/redis.sock")
-    assert not Multiplexed.serves("rediss://127.0.0.1:6380/0")
-    assert RedisStore("rediss://127.0.0.1:6380/0")._fast is None
+def test_every_url_scheme_has_the_multiplexed_connection_tls_only_for_rediss() -> None:
+    """rediss:// gets it too, over TLS (tests/sessions/test_redis_tls.py plays over it)."""
+    for url in ("redis://127.0.0.1:6379/0", "unix:///tmp/redis.sock", "rediss://127.0.0.1:6380/0"):
+        assert Multiplexed.serves(url)
+    assert Multiplexed("redis://127.0.0.1:6379/0", 1).tls is None
+    fast = RedisStore("rediss://127.0.0.1:6380/0")._fast
+    assert fast is not None and fast.tls is not None
 
 
 @needs_redis_server

@@ -7,8 +7,9 @@ command (packed by hiredis) and waits for its reply, replies come back in order 
 futures), and hiredis parses them. Under load, many calls share one read: about 20 us each.
 
 Only what the store's scripts need: EVALSHA (EVAL when Redis does not know the script yet), AUTH
-and SELECT when the URL asks for them. ``redis://`` and ``unix://`` URLs; the store keeps using
-redis-py for anything else (TLS) and for its other, rarer commands and pub/sub.
+and SELECT when the URL asks for them. ``redis://``, ``rediss://`` (TLS, verified as redis-py
+verifies it: :func:`tls_context`) and ``unix://`` URLs; the store keeps using redis-py for its
+other, rarer commands and pub/sub.
 
 Failures: a call that gets no reply within ``timeout`` fails with TimeoutError and closes the
 connection (its order of replies is lost), so every call waiting on it fails with ConnectionError;
@@ -22,11 +23,12 @@ import asyncio
 import collections
 import contextlib
 import hashlib
+from collections.abc import Mapping
 from typing import Any, cast
 
 import hiredis
 from redis import exceptions
-from redis.asyncio.connection import UnixDomainSocketConnection, parse_url
+from redis.asyncio.connection import RedisSSLContext, SSLConnection, UnixDomainSocketConnection, parse_url
 
 # Error replies that mean "not now" (full, read-only after a failover, busy running a script,
 # loading its data, a cluster reconfiguring): the store answers UNAVAILABLE, nothing was written.
@@ -113,15 +115,16 @@ class Multiplexed:
         self.db = int(kwargs.get("db", 0))
         self.username: str | None = kwargs.get("username")
         self.password: str | None = kwargs.get("password")
+        self.tls = tls_context(kwargs)
         self._proto: _Protocol | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._connecting: asyncio.Future[_Protocol] | None = None
 
     @staticmethod
     def serves(url: str) -> bool:
-        """Whether this client can open ``url`` (plain TCP or a Unix socket; not TLS)."""
+        """Whether this client can open ``url`` (plain TCP, TLS or a Unix socket)."""
         connection_class = parse_url(url).get("connection_class")
-        return connection_class in (None, UnixDomainSocketConnection)
+        return connection_class in (None, SSLConnection, UnixDomainSocketConnection)
 
     async def _connection(self) -> _Protocol:
         loop = asyncio.get_running_loop()
@@ -147,7 +150,8 @@ class Multiplexed:
         if self.path is not None:
             _, proto = await loop.create_unix_connection(_Protocol, self.path)
         else:
-            _, proto = await loop.create_connection(_Protocol, self.host, self.port)
+            tls = self.tls.get() if self.tls is not None else None  # an SSLError is an OSError
+            _, proto = await loop.create_connection(_Protocol, self.host, self.port, ssl=tls)
         try:
             if self.password is not None:
                 auth = (self.username, self.password) if self.username else (self.password,)
@@ -199,6 +203,39 @@ class Multiplexed:
 
     async def close(self) -> None:
         self._drop()
+
+
+# The query parameters of a ``rediss://`` URL that redis-py's SSLConnection takes, without their
+# ``ssl_`` prefix: the names of RedisSSLContext's arguments.
+TLS_OPTIONS = (
+    "cert_reqs",
+    "ca_certs",
+    "ca_path",
+    "ca_data",
+    "check_hostname",
+    "certfile",
+    "keyfile",
+    "password",
+    "min_version",
+    "ciphers",
+    "include_verify_flags",
+    "exclude_verify_flags",
+)
+
+
+def tls_context(options: Mapping[str, Any]) -> RedisSSLContext | None:
+    """The TLS settings of a URL's parsed ``options`` (``parse_url``), None unless it is ``rediss://``.
+
+    They are redis-py's own RedisSSLContext with SSLConnection's defaults (Redis's certificate
+    required and its host name checked, against the system's CAs unless ``ssl_ca_certs`` names
+    others), so this connection verifies Redis exactly as the store's redis-py pools do: a URL
+    that one of them accepts, the other does too.
+    """
+    if options.get("connection_class") is not SSLConnection:
+        return None
+    chosen: dict[str, Any] = {"cert_reqs": "required", "check_hostname": True}
+    chosen.update({name: options[f"ssl_{name}"] for name in TLS_OPTIONS if f"ssl_{name}" in options})
+    return RedisSSLContext(**chosen)
 
 
 class Script:
