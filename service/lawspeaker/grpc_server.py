@@ -32,6 +32,7 @@ from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.guard import RulesKeyInterceptor, grpc_caller
 from lawspeaker.sessions.service import SessionApi, bearer
+from lawspeaker.tls import ServerTLS
 from lawspeaker.v1 import rules_service_pb2, session_service_pb2
 
 log = logging.getLogger(__name__)
@@ -202,11 +203,16 @@ async def create_server(
     api: RulesApi | None = None,
     sessions: SessionApi | None = None,
     access: Access | None = None,
+    tls: ServerTLS | None = None,
+    reuse_port: bool = False,
 ) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``address`` (``host:port``; port 0 picks a free port) and its port.
 
     With ``sessions``, the server also serves SessionService. ``access`` (default: the sessions'
-    ``limits.access``) says which calls need an API key (``lawspeaker.guard``).
+    ``limits.access``) says which calls need an API key (``lawspeaker.guard``). With ``tls`` the
+    port speaks only TLS (and with its client CA, only to clients that present a certificate).
+
+    ``reuse_port``: a ``--workers`` worker, sharing the port with the other workers (``listen``).
 
     The server is not started yet: call ``await server.start()``.
     """
@@ -217,7 +223,8 @@ async def create_server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-            ("grpc.so_reuseport", 0),  # a busy port fails the bind, not shared with its owner
+            # a busy port fails the bind, not shared with its owner; only workers share theirs
+            ("grpc.so_reuseport", 1 if reuse_port else 0),
         ],
     )
     _add_servicer(server, RULES_SERVICE, RulesServicer(api if api is not None else RulesApi()))
@@ -234,7 +241,10 @@ async def create_server(
         server,
     )
     try:
-        port = server.add_insecure_port(address)
+        if tls is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, tls.grpc_credentials())
     except RuntimeError as err:  # grpc's "Failed to bind to address ..."
         raise OSError(f"cannot bind gRPC server to {address}: {err}") from None
     if port == 0:
