@@ -8,6 +8,7 @@ same server answering an empty request: the gRPC health check and ``GET /healthz
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -420,6 +421,30 @@ def against(base: str, seconds: int = 8, rounds: int = 2) -> Versus:
     tree's end-to-end path is not slower than the base's on the same machine, in the same run."""
     root = Path(__file__).resolve().parents[1]
     out: list[tuple[str, dict[str, list[float]]]] = []
+    with worktree(base) as tree:
+        for _ in range(rounds):
+            for which, service in (("base", tree / "service"), ("this tree", root / "service")):
+                code = (
+                    f"import json, e2e; pairs = e2e.measure({seconds}, 2); "
+                    "print(json.dumps({b.name.split()[0]: [m.rps, b.rps] for b, m in pairs}))"
+                )
+                env = dict(os.environ, PYTHONPATH=str(service))
+                done = subprocess.run(
+                    [sys.executable, "-c", code],
+                    cwd=Path(__file__).parent,
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+                out.append((which, msgspec.json.decode(done.stdout.strip().splitlines()[-1])))
+    return Versus(base, out)
+
+
+@contextlib.contextmanager
+def worktree(base: str) -> Iterator[Path]:
+    """A temporary checkout of git revision ``base`` (a detached worktree, removed afterwards)."""
+    root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(
@@ -428,24 +453,8 @@ def against(base: str, seconds: int = 8, rounds: int = 2) -> Versus:
             capture_output=True,
         )
         try:
-            for _ in range(rounds):
-                for which, service in (("base", tree / "service"), ("this tree", root / "service")):
-                    code = (
-                        f"import json, e2e; pairs = e2e.measure({seconds}, 2); "
-                        "print(json.dumps({b.name.split()[0]: [m.rps, b.rps] for b, m in pairs}))"
-                    )
-                    env = dict(os.environ, PYTHONPATH=str(service))
-                    done = subprocess.run(
-                        [sys.executable, "-c", code],
-                        cwd=Path(__file__).parent,
-                        env=env,
-                        check=True,
-                        capture_output=True,
-                        text=True,
-                    )
-                    out.append((which, msgspec.json.decode(done.stdout.strip().splitlines()[-1])))
+            yield tree
         finally:
             subprocess.run(
                 ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True
             )
-    return Versus(base, out)

@@ -12,7 +12,8 @@ seeded game that ``e2e`` uses.
 
 Memory: for every registered game, a session created in Redis, played to the middle of a random
 game (with a request id on every move, as a careful client sends), then ``MEMORY USAGE`` of each
-of its keys.
+of its keys: the record, the log (moves only, store format 2) and idem (one fixed-width record per
+remembered request id, within ``REQUEST_ID_BYTES``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import json
 import os
 import random
 import secrets
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -42,7 +45,7 @@ from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
 
-__all__ = ["REDIS_URL", "REQUEST_ID_BYTES", "measure", "memory", "redis_up"]
+__all__ = ["REDIS_URL", "REQUEST_ID_BYTES", "measure", "memory", "memory_of_tree", "redis_up"]
 REDIS_URL = os.environ.get("LAWSPEAKER_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CONCURRENCY = 16
 SEED = 42
@@ -55,12 +58,11 @@ class Memory:
     plies: int
     record: int
     log: int
-    idem: int
-    idemq: int
+    idem: int  # the request ids' records
 
     @property
     def total(self) -> int:
-        return self.record + self.log + self.idem + self.idemq
+        return self.record + self.log + self.idem
 
 
 def redis_up() -> bool:
@@ -331,3 +333,20 @@ def _half_game(game_id: str, players: int) -> int:
 def memory() -> list[Memory]:
     """Redis memory of one mid-game session of every registered game."""
     return asyncio.run(_memory())
+
+
+def memory_of_tree(tree: Path) -> dict[str, int]:
+    """Total bytes per game of the same measurement made by another checkout's code (its own
+    ``benchmarks/sessions.py`` and service package, so its own store format): the "before" of the
+    memory table, measured in the same run on the same Redis."""
+    code = "import json, sessions; print(json.dumps({m.game: m.total for m in sessions.memory()}))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tree / "benchmarks",
+        env=dict(os.environ, PYTHONPATH=str(tree / "service")),
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    totals: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+    return totals

@@ -16,7 +16,7 @@ from lawspeaker.codec import Entry
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import _ENCODE, SessionApi
-from lawspeaker.sessions.store import RedisStore, SessionKey, Write
+from lawspeaker.sessions.store import IDEM_RECORD_BYTES, RedisStore, SessionKey, Write
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
@@ -257,33 +257,102 @@ def test_request_ids_are_remembered_long_after_the_last_64_requests(make_store: 
     run(make_store, body)
 
 
+BUDGET = 10 * IDEM_RECORD_BYTES + IDEM_RECORD_BYTES // 2  # room for ten request ids, not eleven
+
+
 def test_request_ids_are_forgotten_oldest_first_past_the_byte_budget(make_store: StoreFactory) -> None:
-    """The stated memory bound: at most ``request_id_bytes`` of remembered answers per session; the
-    oldest go first, the newest is always kept."""
+    """The stated memory bound: at most ``request_id_bytes`` of remembered request ids per session
+    (fixed-width records); the oldest go first, the newest is always kept."""
 
     async def body(api: SessionApi) -> None:
         session, tokens, etag = await create(api)
         first = spb.SessionApplyMoveRequest(session=session, move=CAST, etag=etag, request_id="first")
         answer = await api.session_apply_move(first, tokens[0])
-        size = len(answer.SerializeToString())
         current = await _moves_with_ids(api, session, tokens, answer.session, 40)
         forgotten = await error_of(api.session_apply_move(first, tokens[0]))
         assert forgotten.code in (ErrorCode.STALE_STATE, ErrorCode.NOT_YOUR_TURN)
-        assert size * 3 < 4096  # so the budget holds several answers, and 40 moves pass it
         key = SessionKey(session, api.rules.registry["valhalla"].game.rules_version)
         if isinstance(api.store, RedisStore):
-            idem = api.store.keys(key)[2]
-            remembered = int(await api.store.client.hget(idem, "#bytes"))
-            fields = await api.store.client.hlen(idem) - 1
+            remembered = int(await api.store.client.strlen(api.store.keys(key)[2]))
         else:
-            held = api.store._sessions[key]  # type: ignore[attr-defined]
-            remembered, fields = held.idem_bytes, len(held.idem)
-        assert 0 < remembered <= 4096
-        assert 2 <= fields < 40
+            remembered = api.store._sessions[key].idem_bytes  # type: ignore[attr-defined]
+        assert remembered == 10 * IDEM_RECORD_BYTES  # the budget is full, and never passed
         listed = await api.list_session_moves(spb.ListSessionMovesRequest(session=session), None)
         assert listed.total_size == current.move_count
 
-    run(make_store, body, request_id_bytes=4096)
+    run(make_store, body, request_id_bytes=BUDGET)
+
+
+@pytest.mark.parametrize("game", ["pax_penning", "valhalla"])
+def test_a_replayed_request_id_answers_the_same_bytes_long_after(game: str, make_store: StoreFactory) -> None:
+    """AIP-155: a retry gets the first answer, byte for byte. The store keeps no answer, only the
+    revision and log length a request id's write made: the answer is rebuilt by replaying the log,
+    so this checks, for every move of a game with hidden information (Pax Penning's per-seat events)
+    and one with server draws (Valhalla), that the rebuilt answer is the same bytes, later in the
+    game, after other seats moved."""
+
+    async def body(api: SessionApi) -> None:
+        players = REGISTRY[game].game.min_players
+        made = await api.create_session(spb.CreateSessionRequest(game=game, players=players, seed=5), None)
+        session, tokens, current = made.session.session, [t.token for t in made.seat_tokens], made.session
+        chooser = random.Random(3)
+        sent: list[tuple[spb.SessionApplyMoveRequest, str, bytes]] = []
+        for i in range(60):
+            if current.game_over:
+                break
+            seat = current.to_act[0] if current.to_act else 0
+            listed = await api.session_legal_moves(
+                spb.SessionLegalMovesRequest(session=session), tokens[seat]
+            )
+            request = spb.SessionApplyMoveRequest(
+                session=session,
+                move=chooser.choice(list(listed.moves)),
+                etag=current.etag,
+                request_id=f"r{i}",
+            )
+            answer = await api.session_apply_move(request, tokens[seat])
+            sent.append((request, tokens[seat], answer.SerializeToString()))
+            current = answer.session
+        assert len(sent) > 20
+        for request, token, first in sent:
+            again = await api.session_apply_move(request, token)
+            assert again.SerializeToString() == first, request.request_id
+        after = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
+        assert after.move_count == len(sent) and after.etag == current.etag
+
+    run(make_store, body)
+
+
+def test_an_undone_move_takes_its_request_id_with_it(make_store: StoreFactory) -> None:
+    """The log no longer holds an undone move, so its request id cannot be answered from it: the id
+    is forgotten with the move, and its retry is refused as stale (its etag is long gone), while the
+    ids of the moves before it still replay."""
+
+    async def body(api: SessionApi) -> None:
+        session, tokens, _ = await create(api, seed=5)
+        current = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
+        earlier: list[tuple[spb.SessionApplyMoveRequest, str, bytes]] = []
+        while True:  # casts (with their request ids) until a seat makes a ship move, which it may undo
+            seat = current.to_act[0]
+            listed = await api.session_legal_moves(
+                spb.SessionLegalMovesRequest(session=session), tokens[seat]
+            )
+            request = spb.SessionApplyMoveRequest(
+                session=session, move=listed.moves[0], etag=current.etag, request_id=f"r{len(earlier)}"
+            )
+            answer = await api.session_apply_move(request, tokens[seat])
+            if not listed.HasField("chance"):
+                break
+            earlier.append((request, tokens[seat], answer.SerializeToString()))
+            current = answer.session
+        assert earlier and await api.session_apply_move(request, tokens[seat]) == answer
+        await api.undo_move(spb.UndoMoveRequest(session=session, etag=answer.session.etag), tokens[seat])
+        err = await error_of(api.session_apply_move(request, tokens[seat]))
+        assert err.code is ErrorCode.STALE_STATE
+        for before, token, first in earlier:
+            assert (await api.session_apply_move(before, token)).SerializeToString() == first
+
+    run(make_store, body)
 
 
 def test_request_ids_are_forgotten_after_their_time(make_store: StoreFactory) -> None:
@@ -720,5 +789,47 @@ def test_watch_delivers_every_version_of_a_burst_none_skipped(make_store: StoreF
         for s in seen:
             assert_no_rng(s)
         await stream.aclose()
+
+    run(make_store, body)
+
+
+def test_the_log_read_after_an_undo_and_another_move_is_the_log_replayed_afresh(
+    make_store: StoreFactory,
+) -> None:
+    """The log keeps moves, and a replica keeps its last replay of a session's log to answer the next
+    read from the moves made since: after a move is undone and another made in its place, every page
+    it answers (as every seat sees it) is the one a replica that never read the log answers."""
+
+    async def body(api: SessionApi) -> None:
+        session, tokens, _ = await create(api, seed=5)
+        chooser = random.Random(11)
+        current = await play(api, session, tokens, 12, chooser)
+        while True:  # up to a ship move, which its seat may undo
+            seat = current.to_act[0]
+            listed = await api.session_legal_moves(
+                spb.SessionLegalMovesRequest(session=session), tokens[seat]
+            )
+            if not listed.HasField("chance") and len(listed.moves) > 1:
+                break
+            current = await play(api, session, tokens, 1, chooser)
+
+        async def pages(reader: SessionApi) -> list[bytes]:
+            out = []
+            for token in (None, *tokens):
+                for size in (1000, 5):  # the whole log, then a first page shorter than it
+                    request = spb.ListSessionMovesRequest(session=session, page_size=size)
+                    out.append((await reader.list_session_moves(request, token)).SerializeToString())
+            return out
+
+        first = spb.SessionApplyMoveRequest(session=session, move=listed.moves[0], etag=current.etag)
+        moved = await api.session_apply_move(first, tokens[seat])
+        before = await pages(api)
+        await api.undo_move(spb.UndoMoveRequest(session=session, etag=moved.session.etag), tokens[seat])
+        undone = (await api.get_session(spb.GetSessionRequest(session=session), None)).session
+        other = spb.SessionApplyMoveRequest(session=session, move=listed.moves[1], etag=undone.etag)
+        await api.session_apply_move(other, tokens[seat])
+        after = await pages(api)
+        assert after != before
+        assert after == await pages(SessionApi(api.store, RulesApi()))
 
     run(make_store, body)

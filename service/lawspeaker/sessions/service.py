@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import dataclasses
 import functools
 import hashlib
@@ -28,7 +29,7 @@ import secrets
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -42,7 +43,10 @@ from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.sessions.store import (
     CLOSED,
     DELETED,
+    FINGERPRINT_BYTES,
+    REQUEST_DIGEST_BYTES,
     Loaded,
+    Remembered,
     SessionKey,
     SessionStore,
     Write,
@@ -58,6 +62,7 @@ MAX_REQUEST_ID = 128
 MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
 WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
+REPLAYS = 64  # sessions whose replayed move log (events per move, last state) this replica keeps
 MAX_CAP_RETRY_SECONDS = 60.0  # a full store says "retry in at most a minute": games end and free room
 K = TypeVar("K")
 V = TypeVar("V")
@@ -93,21 +98,22 @@ class Record(msgspec.Struct, array_like=True):
 
 
 class LogEntry(msgspec.Struct, array_like=True):
-    """One move of the log, with what undo needs to know about it."""
+    """One move of the log, with what undo needs to know about it.
+
+    Its events are not kept: they are what applying the move made, so replaying the log from the
+    record's ``initial`` state gives them again, for every seat's view
+    (:meth:`SessionApi._replay_log`). A move is ~6 bytes, its events 70-300 (store format 2)."""
 
     seat: int | None
     move: bytes  # Move protobuf, as sent
-    events: list[bytes]  # GameEvent protobufs, as everyone sees them
     chance: bool  # the move resolved a chance step
     reveal: bool  # the move drew from the RNG or revealed hidden information
-    seat_events: dict[int, list[bytes]] | None = None  # per seat (-1: spectators), for hidden events
     resolved: bytes | None = None  # for a server draw: the explicit outcome it came to (shown in logs)
 
 
 _RECORD = msgspec.msgpack.Decoder(Record)
 _LOG = msgspec.msgpack.Decoder(LogEntry)
 _ENCODE = msgspec.msgpack.Encoder()
-PUBLIC = -1
 
 
 def hash_token(token: str) -> bytes:
@@ -183,6 +189,10 @@ class SessionApi:
         self._watch_views: OrderedDict[tuple[SessionKey, int, int | None], pb.WatchSessionResponse] = (
             OrderedDict()
         )
+        # The last replay of each session's log (the log keeps moves, not events): a later read
+        # replays only the moves made since, so paging through a long game's log, or a retry of
+        # its last request id, costs an apply per new move, not per move of the game.
+        self._replays: OrderedDict[SessionKey, _Replay] = OrderedDict()
 
     def shutdown(self) -> None:
         """Ends every watch stream, so a graceful shutdown does not wait for them."""
@@ -238,7 +248,7 @@ class SessionApi:
         self, session: str, token: str | None, required: bool = False, request_id: str = ""
     ) -> _Opened:
         entry, key = self._key(session)
-        idem = _idem_field(token, request_id) if request_id and token else ""
+        idem = _idem_field(token, request_id) if request_id and token else b""
         loaded = await self.store.load(key, idem)
         if loaded is None:
             raise session_not_found(session)
@@ -429,34 +439,44 @@ class SessionApi:
                 (FieldViolation("move", f"seat {o.seat} is not to act"),),
             )
 
-    def _events_for(self, entry: LogEntry, seat: int | None) -> list[game_pb2.GameEvent]:
-        chosen = entry.events
-        if entry.seat_events is not None:
-            chosen = entry.seat_events.get(PUBLIC if seat is None else seat, entry.events)
-        return [game_pb2.GameEvent.FromString(e) for e in chosen]
+    def _events_for(self, o: _Opened, events: Sequence[core.Event]) -> list[game_pb2.GameEvent]:
+        """A move's events as protobuf, as the caller's seat sees them: what an apply answers, what
+        its replay answers and what the log shows, built by this one function."""
+        return [self.rules.encode_event(o.entry, e) for e in self._seen_events(o, events)]
 
     @staticmethod
     def _seen_events(o: _Opened, events: Sequence[core.Event]) -> list[core.Event]:
-        """The events as the caller's seat sees them (as ``_events_for`` gives them from the log)."""
+        """The events as the caller's seat sees them (``view_event`` hides other seats' secrets)."""
         view_event = _hook(o.entry.game, "view_event")
         if view_event is None:
             return list(events)
         return [seen for seen in (view_event(e, o.seat) for e in events) if seen is not None]
 
-    def _visible_events(
-        self, o: _Opened, events: Sequence[core.Event]
-    ) -> tuple[list[bytes], dict[int, list[bytes]] | None]:
-        """Events as everyone sees them and, for a game with ``view_event``, per seat."""
-        encode = self.rules.encode_event
-        shared = [encode(o.entry, e).SerializeToString() for e in events]
-        view_event = _hook(o.entry.game, "view_event")
-        if view_event is None:
-            return shared, None
-        per_seat: dict[int, list[bytes]] = {}
-        for seat in (PUBLIC, *range(o.record.players)):
-            seen = [view_event(e, None if seat == PUBLIC else seat) for e in events]
-            per_seat[seat] = [encode(o.entry, e).SerializeToString() for e in seen if e is not None]
-        return per_seat[PUBLIC], per_seat
+    def _replay_log(
+        self, entry: Entry[Any, Any, Any], state: Any, log: Sequence[LogEntry]
+    ) -> Iterator[tuple[Any, list[core.Event]]]:
+        """The state after each move of ``log`` and the events it made, replayed from ``state``
+        (the record's ``initial`` for a whole log).
+
+        The log keeps moves only; the engine is deterministic and the states carry the RNG, so
+        replaying gives what each move made when it was played. A server draw is replayed as the
+        explicit outcome it came to (``resolved``, which gives the same state and events), with the
+        RNG carried forward as the draw moved it: so the log's draws are the ones logged even if the
+        RNG were not the one they were drawn from. It costs one apply per move (two per draw), on the
+        calls that read the log (ListSessionMoves, UndoMove, a replayed request id), never on an
+        apply."""
+        game, rules = entry.game, self.rules
+        for past in log:
+            move = rules.decode_move(entry, game_pb2.Move.FromString(past.move), True)
+            drawn, events = core.apply(game, state, move)
+            if past.resolved is not None:
+                outcome = rules.decode_move(entry, game_pb2.Move.FromString(past.resolved), True)
+                after, happened = core.apply(game, state, outcome)
+                grafted = _with_rng(after, entry.codec.rng_of(drawn))
+                if grafted is not None:
+                    drawn, events = grafted, happened
+            state = drawn
+            yield state, events
 
     def _resolved(self, entry: Entry[Any, Any, Any], state: Any, new_state: Any, events: Any) -> bytes | None:
         """For a server draw, the explicit chance outcome that gives the same state and events, so
@@ -489,14 +509,35 @@ class SessionApi:
                 return bytes(self.rules.encode_move(entry, move).SerializeToString())
         return None
 
-    def _log_move(self, o: _Opened, number: int, entry: LogEntry) -> pb.SessionMove:
+    def _replayed_log(self, o: _Opened, raw: list[bytes]) -> _Replay:
+        """The session's log ``raw`` (as read, from its first entry) replayed: from this replica's
+        last replay of it when the log only grew since (or ``raw`` is part of it), else from the
+        initial state. Entries are compared as stored bytes, so an undone and replaced move is seen."""
+        cached = self._replays.get(o.key)
+        if cached is not None and raw == cached.raw[: len(raw)]:
+            return cached if len(raw) == len(cached.raw) else _Replay(raw, cached.events[: len(raw)], None)
+        if cached is not None and cached.state is not None and cached.raw == raw[: len(cached.raw)]:
+            done, start, events = len(cached.raw), cached.state, list(cached.events)
+        else:
+            done, start, events = 0, self._state(o.entry, o.record.initial), []
+        last = start
+        for after, happened in self._replay_log(o.entry, start, [_LOG.decode(b) for b in raw[done:]]):
+            last = after
+            events.append(happened)
+        out = _Replay(list(raw), events, last)
+        _keep(self._replays, o.key, out, REPLAYS)
+        return out
+
+    def _log_move(
+        self, o: _Opened, number: int, entry: LogEntry, events: Sequence[core.Event]
+    ) -> pb.SessionMove:
         move = game_pb2.Move.FromString(entry.resolved if entry.resolved is not None else entry.move)
         view_move = _hook(o.entry.game, "view_move")
         if view_move is not None and entry.seat != o.seat:
             engine_move = self.rules.decode_move(o.entry, move, True)
             move = self.rules.encode_move(o.entry, view_move(engine_move, entry.seat, o.seat))
         out = pb.SessionMove(
-            number=number, move=move, events=self._events_for(entry, o.seat), chance=entry.chance
+            number=number, move=move, events=self._events_for(o, events), chance=entry.chance
         )
         if entry.seat is not None:
             out.seat = entry.seat
@@ -558,9 +599,14 @@ class SessionApi:
         o = await self._open(request.session, token)
         start = _page_offset(request.session, request.page_token) if request.page_token else 0
         total = o.loaded.log_length
-        raw = await self.store.read_log(o.key, start, min(start + size, total))
-        moves = [self._log_move(o, start + i + 1, _LOG.decode(b)) for i, b in enumerate(raw)]
-        end = start + len(raw)
+        # the log keeps moves, not events: they come from replaying it from the start
+        raw = await self.store.read_log(o.key, 0, min(start + size, total))
+        replayed = self._replayed_log(o, raw)
+        moves = [
+            self._log_move(o, start + i + 1, _LOG.decode(b), events)
+            for i, (b, events) in enumerate(zip(raw[start:], replayed.events[start:], strict=True))
+        ]
+        end = start + len(moves)
         return pb.ListSessionMovesResponse(
             moves=moves,
             next_page_token=_page_token(request.session, end) if end < total else "",
@@ -645,8 +691,37 @@ class SessionApi:
                 # the request id may name an earlier request: answer as the read below decides
         o = await self._open(request.session, token, required=True, request_id=request.request_id)
         if o.loaded.replay is not None:
-            return _replayed(request, o.loaded.replay)
+            return await self._replayed(o, request, o.loaded.replay)
         return await self._apply(o, request, token, as_wire)
+
+    async def _replayed(
+        self, o: _Opened, request: pb.SessionApplyMoveRequest, made: Remembered
+    ) -> pb.SessionApplyMoveResponse:
+        """The first response to a retried request id, rebuilt byte for byte: the idempotency record
+        keeps the revision and log length its write made, and the log replays to that move's state
+        and events (records of undone moves are forgotten with them, so the log still holds it). A
+        different request under the same id is refused."""
+        if made.fingerprint != _fingerprint(request):
+            raise malformed(
+                "request_id",
+                "was already used by this seat for a different move or etag: a retry must repeat its "
+                "request exactly, a new request needs a new request_id",
+                "REQUEST_ID_REUSED",
+            )
+        raw = await self.store.read_log(o.key, 0, made.log_length)
+        if len(raw) != made.log_length:  # deleted or expired since it was read
+            raise session_not_found(request.session)
+        replayed = self._replayed_log(o, raw)
+        state, events = replayed.state, replayed.events[-1]  # the move's: the log's last
+        if state is None:  # an older request than this replica's last replay: from the start
+            log = [_LOG.decode(b) for b in raw]
+            initial = self._state(o.entry, o.record.initial)
+            state, events = collections.deque(self._replay_log(o.entry, initial, log), maxlen=1)[0]
+        record = msgspec.structs.replace(o.record, move_count=made.log_length)
+        full = self.rules.encode_state(o.entry, state)
+        return pb.SessionApplyMoveResponse(
+            session=self._session(o, record, state, made.rev, full), events=self._events_for(o, events)
+        )
 
     async def _apply(
         self, o: _Opened, request: pb.SessionApplyMoveRequest, token: str | None, as_wire: bool
@@ -665,31 +740,19 @@ class SessionApi:
         drew = self._draws(entry, state, new_state)
         reveals = _hook(g, "reveals")
         revealed = bool(reveals(state, move, new_state)) if reveals is not None else False
-        shared, per_seat = self._visible_events(o, events)
         resolved = self._resolved(entry, state, new_state, events) if drew else None
         log_entry = LogEntry(
             seat=o.seat,
             move=request.move.SerializeToString(),
-            events=shared,
             chance=was_chance,
             reveal=was_chance or drew or revealed,
-            seat_events=per_seat,
             resolved=resolved,
         )
         full = self.rules.encode_state(entry, new_state)
         record = msgspec.structs.replace(
             o.record, state=full.SerializeToString(), move_count=o.record.move_count + 1
         )
-        idem = _idem_field(token, request.request_id) if request.request_id and token else ""
-        response = None
-        idem_value = b""
-        if not as_wire or idem:  # idempotency keeps the protobuf answer, for either transport
-            response = pb.SessionApplyMoveResponse(
-                session=self._session(o, record, new_state, o.loaded.rev + 1, full),
-                events=self._events_for(log_entry, o.seat),
-            )
-            if idem:
-                idem_value = _fingerprint(request) + response.SerializeToString()
+        idem = _idem_field(token, request.request_id) if request.request_id and token else b""
         written = await self.store.write(
             o.key,
             Write(
@@ -697,13 +760,13 @@ class SessionApi:
                 data=_ENCODE.encode(record),
                 push=_ENCODE.encode(log_entry),
                 idem_field=idem,
-                idem_value=idem_value,
+                fingerprint=_fingerprint(request) if idem else b"",
             ),
         )
         if written.status is not WriteStatus.WRITTEN:
             self._recent.pop(request.session, None)
         if written.status is WriteStatus.REPLAY and written.replay is not None:
-            return _replayed(request, written.replay)
+            return await self._replayed(o, request, written.replay)
         if written.status is WriteStatus.MISSING:
             raise session_not_found(request.session)
         if written.status is WriteStatus.STALE:
@@ -716,7 +779,11 @@ class SessionApi:
                 session=self._session(o, record, new_state, o.loaded.rev + 1, api=api),
                 events=[api.encode_event(over, e) for e in self._seen_events(o, events)],
             )
-        return response
+        # a replay of its request id rebuilds this answer the same way (``_replayed``)
+        return pb.SessionApplyMoveResponse(
+            session=self._session(o, record, new_state, o.loaded.rev + 1, full),
+            events=self._events_for(o, events),
+        )
 
     async def undo_move(self, request: pb.UndoMoveRequest, token: str | None) -> pb.UndoMoveResponse:
         self._recent.pop(request.session, None)
@@ -743,10 +810,11 @@ class SessionApi:
                 "session",
             )
         entry = o.entry
-        state = self._state(entry, o.record.initial)
-        for past in log[:-1]:
-            move = self.rules.decode_move(entry, game_pb2.Move.FromString(past.move), True)
-            state, _ = core.apply(entry.game, state, move)
+        initial = self._state(entry, o.record.initial)
+        before = collections.deque(self._replay_log(entry, initial, log[:-1]), maxlen=1)
+        state = before[0][0] if before else initial
+        undone_move = self.rules.decode_move(entry, game_pb2.Move.FromString(last.move), True)
+        _, undone_events = core.apply(entry.game, state, undone_move)
         record = msgspec.structs.replace(
             o.record,
             state=self.rules.encode_state(entry, state).SerializeToString(),
@@ -761,7 +829,7 @@ class SessionApi:
             raise _stale(request.session, request.etag, "newer")
         return pb.UndoMoveResponse(
             session=self._session(o, record, state, o.loaded.rev + 1),
-            undone=self._log_move(o, count, last),
+            undone=self._log_move(o, count, last, undone_events),
         )
 
     async def delete_session(
@@ -815,6 +883,16 @@ class SessionApi:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class _Replay:
+    """A session's move log replayed: the entries as stored, the events each move made, and the
+    state after the last (None when only part of a longer replay is known)."""
+
+    raw: list[bytes]
+    events: list[list[core.Event]]
+    state: Any
+
+
 def _keep(cache: OrderedDict[K, V], key: K, value: V, limit: int) -> None:
     """Put ``key`` in a bounded cache as its newest entry, dropping the oldest past ``limit``."""
     cache[key] = value
@@ -843,6 +921,16 @@ def _find_hook(game: Any, name: str) -> Any:
     return found if callable(found) else None
 
 
+def _with_rng(state: Any, rng: Any) -> Any:
+    """``state`` with its RNG replaced (None for a state that is neither a dataclass nor a
+    NamedTuple: every registered game's is one)."""
+    if dataclasses.is_dataclass(state) and not isinstance(state, type):
+        return dataclasses.replace(state, rng=rng)
+    if hasattr(state, "_replace"):
+        return state._replace(rng=rng)
+    return None
+
+
 def _stale(session: str, sent: str, current: str) -> LawspeakerError:
     return LawspeakerError(
         ErrorCode.STALE_STATE,
@@ -854,30 +942,19 @@ def _stale(session: str, sent: str, current: str) -> LawspeakerError:
     )
 
 
-def _idem_field(token: str | None, request_id: str) -> str:
-    """Idempotency records are per seat token, so one seat cannot replay another's request."""
-    return hash_token(token or "").hex()[:32] + ":" + request_id
-
-
-FINGERPRINT_BYTES = 16
+def _idem_field(token: str | None, request_id: str) -> bytes:
+    """Idempotency records are per seat token, so one seat cannot replay another's request. The
+    store keys them by a 64-bit digest of both: two ids of one session collide with odds of about
+    n^2/2^65 (1e-15 for the 204 ids remembered by default); a collision would answer the newer
+    request REQUEST_ID_REUSED (its fingerprint differs), never with another request's answer."""
+    body = hash_token(token or "") + b"\n" + request_id.encode()
+    return hashlib.sha256(body).digest()[:REQUEST_DIGEST_BYTES]
 
 
 def _fingerprint(request: pb.SessionApplyMoveRequest) -> bytes:
     """What identifies an apply besides its request id: the move and the etag it was based on."""
     body = request.move.SerializeToString(deterministic=True) + b"\n" + request.etag.encode()
     return hashlib.sha256(body).digest()[:FINGERPRINT_BYTES]
-
-
-def _replayed(request: pb.SessionApplyMoveRequest, stored: bytes) -> pb.SessionApplyMoveResponse:
-    """The first response to a retried request id; a different request under that id is refused."""
-    if stored[:FINGERPRINT_BYTES] != _fingerprint(request):
-        raise malformed(
-            "request_id",
-            "was already used by this seat for a different move or etag: a retry must repeat its "
-            "request exactly, a new request needs a new request_id",
-            "REQUEST_ID_REUSED",
-        )
-    return pb.SessionApplyMoveResponse.FromString(stored[FINGERPRINT_BYTES:])
 
 
 def _page_token(session: str, offset: int) -> str:

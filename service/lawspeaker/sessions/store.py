@@ -1,13 +1,16 @@
 """Where sessions live: one :class:`SessionStore` protocol, an in-process store and a Redis store.
 
-A session is three keys plus a pub/sub channel, all named after the session id and the rules
-version (``lawspeaker:{<session id>}:<rules version>:record|log|idem|idemq|updates``). The braces are a
-Redis Cluster hash tag: every key of one session hashes to one slot, so one Lua script may touch
-them all. The record holds the revision and the serialized session (states as protobuf bytes); the
-log is a list of serialized moves; idem maps request ids to the response they produced, and the list
-idemq names them oldest first with when each may be forgotten and its size: an id is remembered for
-``request_id_ttl`` seconds (default: the session TTL), within ``request_id_bytes`` of responses per
-session (the newest is always kept).
+A session is three keys plus a pub/sub channel, all named after the session id, the rules version
+and the store's format (``lawspeaker:{<session id>}:<rules version>:f<format>:record|log|idem|updates``).
+The braces are a Redis Cluster hash tag: every key of one session hashes to one slot, so one Lua
+script may touch them all. The record holds the revision and the serialized session (states as
+protobuf bytes); the log is a list of serialized moves (the moves only: the service derives their
+events by replaying them); idem is one string of fixed-width records, oldest first, one per request
+id: its digest, when it may be forgotten, the revision and log length its write made, and the
+request's fingerprint (:data:`IDEM_RECORD_BYTES` in all, not the response: the service rebuilds
+that from the log). An id is remembered for ``request_id_ttl`` seconds (default: the session TTL),
+within ``request_id_bytes`` per session (the newest is always kept); undoing a move forgets the ids
+that made it.
 
 Quotas: ``<prefix>:live`` is a sorted set of the live sessions (score: when each would expire if not
 used again, refreshed by :meth:`touch`), so the number of live sessions is one count shared by every
@@ -39,7 +42,15 @@ CLOSED = b"closed"  # what subscribers get when the service shuts down
 DEFAULT_TTL_SECONDS = 86400
 MAX_WATCHERS = 10_000  # watch streams per replica (on Redis all on one pub/sub connection)
 WATCH_BACKLOG = 256  # versions a watch stream may fall behind before it is ended (or WATCH_BYTES)
-REQUEST_ID_BYTES = 128 * 1024  # remembered responses per session (ids and responses), newest kept
+# Remembered request ids per session, the newest kept: 204 records, in one 6 KiB allocation.
+REQUEST_ID_BYTES = 6 * 1024
+# The store's format, in every key's name: sessions written in another format (the log with its
+# events and idem holding whole responses, before format 2) are not found, as after new rules.
+STORE_FORMAT = "2"
+REQUEST_DIGEST_BYTES = 8  # a request id (with its seat token) as the store keys it: a digest
+FINGERPRINT_BYTES = 8  # what else identifies the request (its move and etag): a digest
+# One idem record: digest, forget-at (ms, 6 bytes), revision (4), log length (4), fingerprint.
+IDEM_RECORD_BYTES = REQUEST_DIGEST_BYTES + 6 + 4 + 4 + FINGERPRINT_BYTES
 LIVE_SLACK_FRACTION = 8  # a live session's count entry outlives its TTL by ttl/8 (see ``live_slack``)
 T = TypeVar("T")
 
@@ -52,7 +63,16 @@ class SessionKey:
     rules_version: str
 
     def name(self, prefix: str, part: str) -> str:
-        return f"{prefix}:{{{self.session}}}:{self.rules_version}:{part}"
+        return f"{prefix}:{{{self.session}}}:{self.rules_version}:f{STORE_FORMAT}:{part}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """What a request id's write made: enough for the service to rebuild its answer from the log."""
+
+    rev: int  # the revision written
+    log_length: int  # the log's length after it: the move is entry ``log_length - 1``
+    fingerprint: bytes  # the request's fingerprint, to refuse another request under the same id
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +82,7 @@ class Loaded:
     rev: int
     data: bytes
     log_length: int
-    replay: bytes | None = None  # the idempotency record asked for, when there is one
+    replay: Remembered | None = None  # the idempotency record asked for, when there is one
 
 
 class WriteStatus(enum.Enum):
@@ -75,7 +95,7 @@ class WriteStatus(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class WriteResult:
     status: WriteStatus
-    replay: bytes | None = None
+    replay: Remembered | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +105,15 @@ class Write:
     expected_rev: int
     data: bytes
     push: bytes | None = None  # append this entry to the log
-    pop: bool = False  # remove the last log entry
-    idem_field: str = ""
-    idem_value: bytes = b""
+    pop: bool = False  # remove the last log entry (and forget the request ids that wrote it)
+    idem_field: bytes = b""  # the request id's digest (REQUEST_DIGEST_BYTES), b"" for none
+    fingerprint: bytes = b""  # the request's fingerprint (FINGERPRINT_BYTES)
+
+    def __post_init__(self) -> None:
+        if self.idem_field and (
+            len(self.idem_field) != REQUEST_DIGEST_BYTES or len(self.fingerprint) != FINGERPRINT_BYTES
+        ):
+            raise ValueError("an idempotency record takes a fixed-width digest and fingerprint")
 
 
 def live_slack(ttl: int) -> int:
@@ -139,7 +165,7 @@ class SessionStore(Protocol):
         """Stores a new session at revision 1 and returns the revision."""
         ...
 
-    async def load(self, key: SessionKey, idem_field: str = "") -> Loaded | None:
+    async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
         """The session (and the idempotency record ``idem_field``), sliding its TTL; None if absent."""
         ...
 
@@ -284,9 +310,15 @@ class _MemorySession:
     data: bytes
     expires: float
     log: list[bytes] = field(default_factory=list)
-    idem: dict[str, bytes] = field(default_factory=dict)
-    idemq: collections.deque[tuple[float, int, str]] = field(default_factory=collections.deque)
-    idem_bytes: int = 0
+    # Oldest first: (digest, forget at, what the write made), as Redis's fixed-width records.
+    idem: collections.deque[tuple[bytes, float, Remembered]] = field(default_factory=collections.deque)
+
+    @property
+    def idem_bytes(self) -> int:
+        return len(self.idem) * IDEM_RECORD_BYTES
+
+    def remembered(self, idem_field: bytes) -> Remembered | None:
+        return next((made for name, _, made in self.idem if name == idem_field), None)
 
 
 class MemoryStore:
@@ -380,19 +412,21 @@ class MemoryStore:
         self._sessions[key] = _MemorySession(1, data, now + self.ttl)
         return 1
 
-    async def load(self, key: SessionKey, idem_field: str = "") -> Loaded | None:
+    async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
         found = self._live(key)
         if found is None:
             return None
-        replay = found.idem.get(idem_field) if idem_field else None
+        replay = found.remembered(idem_field) if idem_field else None
         return Loaded(found.rev, found.data, len(found.log), replay)
 
     async def write(self, key: SessionKey, write: Write) -> WriteResult:
         found = self._live(key)
         if found is None:
             return WriteResult(WriteStatus.MISSING)
-        if write.idem_field and write.idem_field in found.idem:
-            return WriteResult(WriteStatus.REPLAY, found.idem[write.idem_field])
+        if write.idem_field:
+            made = found.remembered(write.idem_field)
+            if made is not None:
+                return WriteResult(WriteStatus.REPLAY, made)
         if found.rev != write.expected_rev:
             return WriteResult(WriteStatus.STALE)
         found.rev += 1
@@ -401,18 +435,16 @@ class MemoryStore:
             found.log.append(write.push)
         if write.pop and found.log:
             found.log.pop()
+            while found.idem and found.idem[-1][2].log_length > len(found.log):
+                found.idem.pop()  # the undone move's request ids go with it
         now = self._clock()
         if write.idem_field:
-            found.idem[write.idem_field] = write.idem_value
-            size = len(write.idem_field) + len(write.idem_value)
-            found.idemq.append((now + self.request_id_ttl, size, write.idem_field))
-            found.idem_bytes += size
-        while len(found.idemq) > 1 and (
-            found.idemq[0][0] <= now or found.idem_bytes > self.request_id_bytes
+            made = Remembered(found.rev, len(found.log), write.fingerprint)
+            found.idem.append((write.idem_field, now + self.request_id_ttl, made))
+        while len(found.idem) > 1 and (
+            found.idem[0][1] <= now or found.idem_bytes > self.request_id_bytes
         ):  # forget the oldest ids: expired, or past the budget (never the newest)
-            _, size, name = found.idemq.popleft()
-            found.idem.pop(name, None)
-            found.idem_bytes -= size
+            found.idem.popleft()
         self._publish(key, b"%d:%s" % (found.rev, found.data))
         return WriteResult(WriteStatus.WRITTEN)
 
@@ -468,53 +500,97 @@ class MemoryStore:
 
 # --------------------------------------------------------------------------- Redis
 
-# KEYS: record, log, idem, idemq. ARGV: expected rev, data, push entry ("" for none), pop ("1"/"0"),
-# idem field ("" for none), idem value, ttl seconds, channel, request id bytes, request id ttl (ms).
-# Returns {1} written, {0} missing, {-1} stale, {2, value} replay.
-# idemq entries are "<forget at, ms>:<size>:<field>"; idem's field "#bytes" sums the sizes.
-_WRITE = """
-local rev = redis.call('HGET', KEYS[1], 'rev')
-if not rev then return {0} end
-if ARGV[5] ~= '' then
-  local seen = redis.call('HGET', KEYS[3], ARGV[5])
-  if seen then return {2, seen} end
+# ``find``: the idem record of a request digest in the string ``held`` of IDEM_RECORD_BYTES-wide
+# records, as its first byte's position or nil (a plain search; only a hit on a record's start
+# counts). ``made``: what the record at ``at`` remembers: revision, log length, fingerprint.
+_FIND = f"""
+local function find(held, digest)
+  local from = 1
+  while true do
+    local at = string.find(held, digest, from, true)
+    if not at or (at - 1) % {IDEM_RECORD_BYTES} == 0 then return at end
+    from = at + 1
+  end
 end
-if rev ~= ARGV[1] then return {-1} end
-local new_rev = tostring(tonumber(rev) + 1)
-redis.call('HSET', KEYS[1], 'rev', new_rev, 'data', ARGV[2])
-if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
-if ARGV[4] == '1' then redis.call('RPOP', KEYS[2]) end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local total = tonumber(redis.call('HGET', KEYS[3], '#bytes') or '0')
-if ARGV[5] ~= '' then
-  local size = string.len(ARGV[5]) + string.len(ARGV[6])
-  redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
-  total = redis.call('HINCRBY', KEYS[3], '#bytes', size)
-  redis.call('RPUSH', KEYS[4], (now + tonumber(ARGV[10])) .. ':' .. size .. ':' .. ARGV[5])
+local function made(held, at)
+  local rev, length = struct.unpack('>I4I4', held, at + {REQUEST_DIGEST_BYTES + 6})
+  local fingerprint = at + {IDEM_RECORD_BYTES - FINGERPRINT_BYTES}
+  return rev, length, string.sub(held, fingerprint, fingerprint + {FINGERPRINT_BYTES - 1})
 end
-while total > 0 and redis.call('LLEN', KEYS[4]) > 1 do
-  local e, s, f = string.match(redis.call('LINDEX', KEYS[4], 0), '^(%d+):(%d+):(.*)$')
-  if tonumber(e) > now and total <= tonumber(ARGV[9]) then break end
-  redis.call('LPOP', KEYS[4])
-  redis.call('HDEL', KEYS[3], f)
-  total = redis.call('HINCRBY', KEYS[3], '#bytes', -tonumber(s))
-end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
-redis.call('PUBLISH', ARGV[8], new_rev .. ':' .. ARGV[2])
-return {1}
 """
 
-# KEYS: record, log, idem, idemq. ARGV: ttl seconds, idem field ("" for none).
-# Returns {} when missing, else {rev, data, log length, idem value or false}.
-_LOAD = """
+# KEYS: record, log, idem. ARGV: expected rev, data, push entry ("" for none), pop ("1"/"0"),
+# request digest ("" for none), its fingerprint, ttl seconds, channel, request id bytes, request id
+# ttl (ms). Returns {1} written, {0} missing, {-1} stale, {2, rev, log length, fingerprint} replay.
+# An idem record is digest .. struct '>I6I4I4' (forget at ms, revision, log length) .. fingerprint.
+_WRITE = (
+    _FIND
+    + f"""
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if not rev then return {{0}} end
+local held = redis.call('GET', KEYS[3]) or ''
+if ARGV[5] ~= '' then
+  local at = find(held, ARGV[5])
+  if at then
+    local rev_made, length, fingerprint = made(held, at)
+    return {{2, rev_made, length, fingerprint}}
+  end
+end
+if rev ~= ARGV[1] then return {{-1}} end
+local new_rev = tonumber(rev) + 1
+redis.call('HSET', KEYS[1], 'rev', new_rev, 'data', ARGV[2])
+if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
+local length = redis.call('LLEN', KEYS[2])
+local kept = held
+if ARGV[4] == '1' then
+  if length > 0 then length = length - 1; redis.call('RPOP', KEYS[2]) end
+  -- the request ids that wrote the undone move go with it (they are the newest records)
+  while #kept > 0 and struct.unpack('>I4', kept, #kept - {FINGERPRINT_BYTES + 3}) > length do
+    kept = string.sub(kept, 1, #kept - {IDEM_RECORD_BYTES})
+  end
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[5] ~= '' then
+  kept = kept .. ARGV[5] .. struct.pack('>I6I4I4', now + tonumber(ARGV[10]), new_rev, length) .. ARGV[6]
+end
+local first = 1
+while #kept - first + 1 > {IDEM_RECORD_BYTES} do  -- forget the oldest: expired or past the budget
+  local forget_at = struct.unpack('>I6', kept, first + {REQUEST_DIGEST_BYTES})
+  if forget_at > now and #kept - first + 1 <= tonumber(ARGV[9]) then break end
+  first = first + {IDEM_RECORD_BYTES}
+end
+if first > 1 then kept = string.sub(kept, first) end
+if kept ~= held then
+  if kept == '' then redis.call('DEL', KEYS[3]) else redis.call('SET', KEYS[3], kept) end
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+redis.call('PUBLISH', ARGV[8], new_rev .. ':' .. ARGV[2])
+return {{1}}
+"""
+)
+
+# KEYS: record, log, idem. ARGV: ttl seconds, request digest ("" for none).
+# Returns {} when missing, else {rev, data, log length} and, when the digest is remembered, its
+# {rev, log length, fingerprint}.
+_LOAD = (
+    _FIND
+    + """
 local got = redis.call('HMGET', KEYS[1], 'rev', 'data')
 if not got[1] then return {} end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
-local replay = false
-if ARGV[2] ~= '' then replay = redis.call('HGET', KEYS[3], ARGV[2]) end
-return {got[1], got[2], redis.call('LLEN', KEYS[2]), replay}
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+local length = redis.call('LLEN', KEYS[2])
+if ARGV[2] ~= '' then
+  local held = redis.call('GET', KEYS[3]) or ''
+  local at = find(held, ARGV[2])
+  if at then
+    local rev_made, logged, fingerprint = made(held, at)
+    return {got[1], got[2], length, rev_made, logged, fingerprint}
+  end
+end
+return {got[1], got[2], length}
 """
+)
 
 # KEYS: the rate limit's key. ARGV: emission interval (ms), burst. GCRA: returns the ms to wait, 0 when
 # the request is allowed (and counted).
@@ -651,7 +727,7 @@ class RedisStore:
         )
         self._stopping = False
         # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
-        # redis-py serves the rest (creation, deletion, the log, pub/sub) and TLS URLs.
+        # redis-py serves the rest (creation, deletion, the log, pub/sub).
         self._fast = Multiplexed(url, timeout) if Multiplexed.serves(url) else None
         self._scripts = {
             script: self.client.register_script(script.body) for script in (_WRITE_SCRIPT, _LOAD_SCRIPT)
@@ -703,7 +779,7 @@ class RedisStore:
         return await self._guard(lambda: self._scripts[script](keys=keys, args=args))
 
     def keys(self, key: SessionKey) -> list[str]:
-        return [key.name(self.prefix, part) for part in ("record", "log", "idem", "idemq")]
+        return [key.name(self.prefix, part) for part in ("record", "log", "idem")]
 
     def channel(self, key: SessionKey) -> str:
         return key.name(self.prefix, "updates")
@@ -784,11 +860,11 @@ class RedisStore:
             return Durability.unknown(f"CONFIG GET refused: {str(err)[:80]}", self.wait_replicas)
         return Durability.of(config, replicas, self.wait_replicas)
 
-    async def load(self, key: SessionKey, idem_field: str = "") -> Loaded | None:
+    async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
         got: Sequence[Any] = await self._script(_LOAD_SCRIPT, key, [self.ttl, idem_field])
         if not got:
             return None
-        replay = got[3] if isinstance(got[3], bytes) else None
+        replay = Remembered(int(got[3]), int(got[4]), bytes(got[5])) if len(got) > 3 else None
         return Loaded(int(got[0]), bytes(got[1]), int(got[2]), replay)
 
     async def write(self, key: SessionKey, write: Write) -> WriteResult:
@@ -798,7 +874,7 @@ class RedisStore:
             write.push if write.push is not None else b"",
             "1" if write.pop else "0",
             write.idem_field,
-            write.idem_value,
+            write.fingerprint,
             self.ttl,
             self.channel(key),
             self.request_id_bytes,
@@ -814,7 +890,7 @@ class RedisStore:
         if status == 0:
             return WriteResult(WriteStatus.MISSING)
         if status == 2:
-            return WriteResult(WriteStatus.REPLAY, bytes(got[1]))
+            return WriteResult(WriteStatus.REPLAY, Remembered(int(got[1]), int(got[2]), bytes(got[3])))
         return WriteResult(WriteStatus.STALE)
 
     async def read_log(self, key: SessionKey, start: int, stop: int) -> list[bytes]:
@@ -868,7 +944,8 @@ class RedisStore:
     def where(self) -> str:
         """host:port of the Redis server, for the service's own logs (never for clients)."""
         kwargs = self.client.connection_pool.connection_kwargs
-        return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}"
+        tls = " over TLS" if self.url.startswith("rediss:") else ""
+        return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}{tls}"
 
     async def close(self) -> None:
         self._stopping = True
