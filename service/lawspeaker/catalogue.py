@@ -279,7 +279,9 @@ GENERAL: tuple[Reason, ...] = (
         Reason(
             "SESSION_STORE_UNAVAILABLE",
             ErrorCode.UNAVAILABLE,
-            "The session store (Redis) does not answer; the call changed nothing. Retry.",
+            "The session store (Redis) does not answer, or not in time. A read changed nothing; a write "
+            "that timed out may have been made: retry it with the same request id and etag, which makes "
+            "a move at most once.",
         ),
         Reason(
             "SESSION_WRITE_NOT_REPLICATED",

@@ -22,7 +22,8 @@ Every error carries two codes, each with one meaning:
 - **`code`**, the class of failure: the gRPC status code. gRPC sends it as the call's status; a REST
   problem document has it as `code` (`INVALID_ARGUMENT`); a Connect error as `code` in Connect's lower
   case (`invalid_argument`). Generic clients and proxies switch on it (retry `UNAVAILABLE`, re-read on
-  `ABORTED`).
+  `ABORTED`; the README's [Retrying calls](../README.md#retrying-calls) says which calls may be sent
+  again and why a retried move with its request id is made once).
 - **`reason`**, what exactly went wrong: a stable UPPER_SNAKE code (`STATE_REQUIRED`,
   `LANDS_ON_OWN_SHIP`). REST has it as the problem's `reason`; gRPC and Connect in the
   `google.rpc.ErrorInfo` detail (domain `lawspeaker.dev`). An app switches on it to react, and shows
