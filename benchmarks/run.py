@@ -23,6 +23,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import e2e
 import engine
 import sessions
+import workers
+
+from lawspeaker.sessions.store import IDEM_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "benchmarks.md"
@@ -35,6 +38,7 @@ ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_j
 # room for the run-to-run noise seen on this machine (gRPC 0.66x to 0.79x on one day).
 E2E_KEEP = {"REST": 0.40, "gRPC": 0.65}  # ApplyMove requests/s as a fraction of the empty-request floor
 SESSION_GOAL = 0.50  # session ApplyMove requests/s as a fraction of stateless ApplyMove
+SESSION_BYTES_GOAL = 16 * 1024  # Redis bytes of one mid-game session (issue 16)
 
 
 def notes(cost: Any) -> list[str]:
@@ -278,12 +282,14 @@ def main() -> None:
             *notes(cost),
         ]
     if not args.skip_sessions:
-        lines += session_section(seconds)
+        lines += session_section(seconds, args.against)
+    if not args.skip_e2e and not args.skip_sessions and sessions.redis_up():  # workers need Redis
+        lines += workers.section(workers.measure(max(1, round(seconds / e2e.ROUNDS)), e2e.ROUNDS))
     OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 
-def session_section(seconds: int) -> list[str]:
+def session_section(seconds: int, against: str | None = None) -> list[str]:
     """Session ApplyMove next to stateless ApplyMove, and Redis memory per mid-game session."""
     if not sessions.redis_up():
         return ["", "## Game sessions", "", f"Skipped: no Redis at {sessions.REDIS_URL}."]
@@ -322,25 +328,34 @@ def session_section(seconds: int) -> list[str]:
     lines += [
         "",
         "Redis memory of one session in the middle of a seeded random game (half its plies, a "
-        "request id on every move), `MEMORY USAGE` of each key in bytes. The log holds every move "
-        "with its events; idem keeps the responses of the request ids of the last day, within "
-        f"{sessions.REQUEST_ID_BYTES // 1024} KiB per session (`--request-id-bytes`).",
+        "request id on every move), `MEMORY USAGE` of each key in bytes. The log holds every move, "
+        "not its events (they are replayed from the moves when the log is read); idem keeps one "
+        f"{IDEM_RECORD_BYTES}-byte record per request id of the last day (not its answer: a retry's "
+        "answer is rebuilt from the log), within "
+        f"{sessions.REQUEST_ID_BYTES // 1024} KiB per session (`--request-id-bytes`). Goal: at most "
+        f"{SESSION_BYTES_GOAL // 1024} KB per mid-game session"
+        + (
+            f"; the total of revision {against}, measured by its own code in the same run on the same "
+            "Redis, is shown before this tree's."
+            if against
+            else "."
+        ),
         "",
-        "| game | players | moves made | record | log | idem + idemq | total |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| game | players | moves made | record | log | idem | "
+        + (f"total at {against} | " if against else "")
+        + "total | goal met |",
+        "|---|---:|---:|---:|---:|---:|" + ("---:|" if against else "") + "---:|:---:|",
     ]
+    before: dict[str, int] = {}
+    if against:
+        with e2e.worktree(against) as tree:
+            before = sessions.memory_of_tree(tree)
     for m in sessions.memory():
-        lines.append(
-            row(
-                m.game,
-                str(m.players),
-                str(m.plies),
-                f"{m.record:,}",
-                f"{m.log:,}",
-                f"{m.idem:,}",
-                f"{m.total:,}",
-            )
-        )
+        cells = [m.game, str(m.players), str(m.plies), f"{m.record:,}", f"{m.log:,}", f"{m.idem:,}"]
+        if against:
+            cells.append(f"{before[m.game]:,}" if m.game in before else "-")
+        cells += [f"{m.total:,}", "yes" if m.total <= SESSION_BYTES_GOAL else "no"]
+        lines.append(row(*cells))
     return lines
 
 

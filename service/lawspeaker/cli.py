@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from lawspeaker.sessions.store import REQUEST_ID_BYTES
 
 if TYPE_CHECKING:
     from lawspeaker.sessions.service import Limits, SessionApi
+    from lawspeaker.tls import ServerTLS
 
 log = logging.getLogger("lawspeaker")
 
@@ -44,12 +46,15 @@ async def serve(
     cors_origins: Sequence[str] = (),
     limits: Limits | None = None,
     store_options: Mapping[str, Any] | None = None,
+    tls: ServerTLS | None = None,
+    reuse_port: bool = False,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
     Game sessions live in Redis when ``redis_url`` is given, else in this process (one replica).
     ``limits`` are the session quotas; ``store_options`` go to the store (request id retention and,
-    for Redis, ``wait_replicas`` and ``wait_timeout``).
+    for Redis, ``wait_replicas`` and ``wait_timeout``). With ``tls`` both ports speak only TLS.
+    ``reuse_port``: a ``--workers`` worker, sharing the ports its supervisor holds (``lawspeaker.workers``).
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
@@ -58,9 +63,10 @@ async def serve(
     from lawspeaker.sessions.service import SessionApi
     from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
 
-    http_sockets = listen.http_sockets(host, http_port)  # a busy port: PortUnavailable, nothing started
+    http_sockets = listen.http_sockets(host, http_port, reuse_port)  # busy: PortUnavailable, nothing started
     try:
-        listen.check_free(host, grpc_port)
+        if not reuse_port:  # a worker's supervisor checked it and holds it
+            listen.check_free(host, grpc_port)
     except listen.PortUnavailable:
         listen.close(http_sockets)
         raise
@@ -79,7 +85,9 @@ async def serve(
     sessions = SessionApi(store, api, limits)
     await _report_sessions(sessions)
     try:
-        grpc_server, bound_grpc = await create_server(f"{host}:{grpc_port}", api, sessions)
+        grpc_server, bound_grpc = await create_server(
+            f"{host}:{grpc_port}", api, sessions, tls=tls, reuse_port=reuse_port
+        )
     except OSError as err:  # taken since check_free
         listen.close(http_sockets)
         await sessions.close()
@@ -95,6 +103,7 @@ async def serve(
             proxy_headers=False,  # X-Forwarded-For is trusted by --trusted-proxies only (access.py)
             timeout_graceful_shutdown=int(GRACE_SECONDS),
             http=http_protocol(),  # httptools (else h11) with per-connection send limits
+            **(tls.uvicorn_options() if tls is not None else {}),
         )
     )
     stop = asyncio.Event()
@@ -112,7 +121,15 @@ async def serve(
         await http_task
         raise SystemExit(1)
     bound_http = http.servers[0].sockets[0].getsockname()[1] if http.servers else http_port
-    log.info("lawspeaker serving gRPC on %s:%d and HTTP on %s:%d", host, bound_grpc, host, bound_http)
+    log.info(
+        "lawspeaker serving gRPC on %s:%d and HTTP%s on %s:%d%s",
+        host,
+        bound_grpc,
+        "S" if tls is not None else "",
+        host,
+        bound_http,
+        f", both over {tls.describe()}" if tls is not None else "",
+    )
     print(f"lawspeaker grpc_port={bound_grpc} http_port={bound_http}", flush=True)
 
     stopped = asyncio.create_task(stop.wait())
@@ -189,6 +206,12 @@ DEFAULT_CREATE_BURST = 10  # new sessions at once per client
 DEFAULT_MAX_SESSIONS = 10_000  # live sessions per store
 
 
+def _worker_count(value: str) -> int:
+    from lawspeaker.workers import worker_count
+
+    return worker_count(value)
+
+
 def _origins(value: str) -> tuple[str, ...]:
     return tuple(o.strip() for o in value.split(",") if o.strip())
 
@@ -231,6 +254,39 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated origins browsers may call from, e.g. https://app.example or * "
         "(env LAWSPEAKER_CORS_ORIGINS); empty: CORS off",
     )
+    t = s.add_argument_group(
+        "TLS",
+        "both ports speak TLS with one certificate (mobile apps and browsers refuse cleartext); "
+        "the README's 'TLS' section says when to leave TLS to a proxy instead",
+    )
+    t.add_argument(
+        "--tls-cert",
+        metavar="FILE",
+        default=os.environ.get("LAWSPEAKER_TLS_CERT") or None,
+        help="PEM file of the server's certificate chain, leaf first (env LAWSPEAKER_TLS_CERT); "
+        "with --tls-key, gRPC and HTTP are served over TLS only",
+    )
+    t.add_argument(
+        "--tls-key",
+        metavar="FILE",
+        default=os.environ.get("LAWSPEAKER_TLS_KEY") or None,
+        help="PEM file of that certificate's private key (env LAWSPEAKER_TLS_KEY)",
+    )
+    t.add_argument(
+        "--tls-client-ca",
+        metavar="FILE",
+        default=os.environ.get("LAWSPEAKER_TLS_CLIENT_CA") or None,
+        help="PEM file of the CA certificates that sign client certificates (env "
+        "LAWSPEAKER_TLS_CLIENT_CA): mutual TLS, a client without such a certificate is refused",
+    )
+    s.add_argument(
+        "--workers",
+        type=_worker_count,
+        default=os.environ.get("LAWSPEAKER_WORKERS") or "1",
+        help="serving processes sharing both ports, replaced when one dies (env LAWSPEAKER_WORKERS, "
+        "default 1; auto: one per core); more than one needs --redis-url",
+    )
+    s.add_argument("--worker-of", type=int, default=None, help=argparse.SUPPRESS)  # set by the supervisor
     q = s.add_argument_group(
         "quotas and access",
         "on by default; the README's 'Quotas' section says why these numbers. 0 turns a limit off.",
@@ -286,7 +342,8 @@ def parser() -> argparse.ArgumentParser:
         "--request-id-bytes",
         type=int,
         default=_env_int("LAWSPEAKER_REQUEST_ID_BYTES", REQUEST_ID_BYTES),
-        help="bytes of remembered answers per session, the oldest forgotten first (env "
+        help="bytes of remembered request ids per session (30 bytes each: a retry's answer is rebuilt "
+        "from the move log), the oldest forgotten first (env "
         f"LAWSPEAKER_REQUEST_ID_BYTES, default {REQUEST_ID_BYTES})",
     )
     d.add_argument(
@@ -314,12 +371,27 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
     if args.command == "serve":
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        several = args.workers > 1 or args.worker_of is not None  # log lines name their process
+        logging.basicConfig(
+            level=logging.INFO,
+            format=f"%(asctime)s %(levelname)s %(name)s{'[%(process)d]' if several else ''}: %(message)s",
+        )
         if args.session_ttl <= 0:
             raise SystemExit("--session-ttl must be a positive number of seconds")
         limits, store_options = _quotas(args)
+        tls = _tls(args)
+        if args.workers > 1 and args.worker_of is None:
+            if not args.redis_url:
+                raise SystemExit(
+                    f"--workers {args.workers} needs --redis-url (or LAWSPEAKER_REDIS_URL): with sessions "
+                    "kept in each process, a game's moves would split between the workers"
+                )
+            from lawspeaker import workers
+
+            return workers.supervise(argv, args.host, args.grpc_port, args.http_port, args.workers)
         coro = serve(
             args.host,
             args.grpc_port,
@@ -330,7 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.cors_origins,
             limits,
             store_options,
+            tls=tls,
+            reuse_port=args.worker_of is not None,
         )
+        if args.worker_of is not None:
+            from lawspeaker import workers
+
+            coro = workers.as_worker(coro, args.worker_of)
         try:
             if _has("uvloop"):
                 import uvloop
@@ -356,6 +434,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "errors-doc":
         return devtools.errors_doc(check=args.check)
     return devtools.openapi(check=args.check)
+
+
+def _tls(args: argparse.Namespace) -> ServerTLS | None:
+    """The TLS configuration of ``serve``'s flags, its files read and checked (SystemExit: one line)."""
+    from lawspeaker.tls import ServerTLS, TLSConfigError
+
+    try:
+        return ServerTLS.from_flags(args.tls_cert, args.tls_key, args.tls_client_ca)
+    except TLSConfigError as err:
+        raise SystemExit(str(err)) from None
 
 
 def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
