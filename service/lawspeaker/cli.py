@@ -232,8 +232,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--redis-url",
         default=os.environ.get("LAWSPEAKER_REDIS_URL") or None,
-        help="keep game sessions in this Redis, shared by every replica, e.g. redis://127.0.0.1:6379/0 "
-        "(env LAWSPEAKER_REDIS_URL); without it sessions live in this process",
+        help="keep game sessions in this Redis, shared by every replica, e.g. redis://127.0.0.1:6379/0, "
+        "or a Redis Cluster: redis+cluster://host:port[,host:port...] (env LAWSPEAKER_REDIS_URL); "
+        "without it sessions live in this process",
     )
     s.add_argument(
         "--redis-prefix",
@@ -460,6 +461,15 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
         raise SystemExit("--request-id-bytes must be at least 1024")
     if args.redis_wait_timeout <= 0:
         raise SystemExit("--redis-wait-timeout must be a positive number of seconds")
+    from lawspeaker.sessions.cluster import is_cluster_url, seeds
+
+    if args.redis_url and is_cluster_url(args.redis_url):
+        try:
+            seeds(args.redis_url)
+        except ValueError as err:
+            raise SystemExit(f"--redis-url: {err}") from None
+        if args.redis_wait_replicas:
+            raise SystemExit("--redis-wait-replicas is not supported on a Redis Cluster (redis+cluster://)")
     try:
         keys = parse_api_keys(args.api_keys)
     except ValueError as err:

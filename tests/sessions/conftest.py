@@ -1,19 +1,25 @@
-"""Session fixtures: every session test runs against the in-process store and a real Redis.
+"""Session fixtures: every session test runs against the in-process store, a real Redis and a
+Redis Cluster.
 
 The Redis store uses a fresh key prefix per test on 127.0.0.1:6379 and deletes its keys afterwards.
-Only an absent Redis skips the Redis half (CI starts one).
+Only an absent Redis skips the Redis half (CI starts one). The cluster is a local 3-primary one
+(``tests.sessions.cluster``), started once per test process on first use and stopped at its end;
+only tests that make their store with ``make_store`` run on it (others would not reach it).
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
 from lawspeaker.sessions.store import DEFAULT_TTL_SECONDS, MemoryStore, RedisStore, SessionStore
+
+from .cluster import HAVE_CLUSTER_TOOLS, LocalCluster, start_cluster
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 StoreFactory = Callable[..., SessionStore]
@@ -36,11 +42,25 @@ def delete_prefix(prefix: str) -> None:
         client.delete(*names)
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A local 3-primary Redis Cluster for this test process."""
+    if not HAVE_CLUSTER_TOOLS:
+        pytest.skip("no redis-server and redis-cli to start a cluster with")
+    cluster = start_cluster(Path(tmp_path_factory.mktemp("redis-cluster")))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
 def store_kind(request: pytest.FixtureRequest) -> str:
     kind: str = request.param
     if kind == "redis" and not REDIS_UP:
         pytest.skip(f"no Redis at {REDIS_URL}")
+    if kind == "cluster" and "make_store" not in request.fixturenames:
+        pytest.skip("this test makes its store itself, on one Redis")
     return kind
 
 
@@ -53,12 +73,15 @@ def redis_prefix() -> Iterator[str]:
 
 
 @pytest.fixture
-def make_store(store_kind: str, redis_prefix: str) -> StoreFactory:
+def make_store(store_kind: str, redis_prefix: str, request: pytest.FixtureRequest) -> StoreFactory:
     """Makes a store of the test's kind; call it inside the event loop that will use it."""
+    url = REDIS_URL
+    if store_kind == "cluster":
+        url = request.getfixturevalue("redis_cluster").url
 
     def make(ttl: int = DEFAULT_TTL_SECONDS, **kw: Any) -> SessionStore:
         if store_kind == "memory":
             return MemoryStore(ttl=ttl, **kw)
-        return RedisStore(REDIS_URL, ttl=ttl, prefix=redis_prefix, **kw)
+        return RedisStore(url, ttl=ttl, prefix=redis_prefix, **kw)
 
     return make

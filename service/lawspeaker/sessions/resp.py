@@ -172,10 +172,18 @@ class Multiplexed:
             with contextlib.suppress(RuntimeError):  # its event loop is closed
                 proto.fail(ConnectionError("the Redis connection was replaced"))
 
-    async def _send(self, proto: _Protocol, args: tuple[Any, ...]) -> Any:
+    async def _send(self, proto: _Protocol, args: tuple[Any, ...], asking: bool = False) -> Any:
         if proto.transport is None:
             raise ConnectionError("the Redis connection is not open")
         loop = asyncio.get_running_loop()
+        if asking:
+            # ASKING holds for the next command on the connection only: written right before it,
+            # with no await between, no other call's command can come in between. Its reply (OK)
+            # is nobody's.
+            ask: asyncio.Future[Any] = loop.create_future()
+            ask.add_done_callback(_ignore)
+            proto.waiters.append(ask)
+            proto.transport.write(hiredis.pack_command(("ASKING",)))
         waiter: asyncio.Future[Any] = loop.create_future()
         proto.waiters.append(waiter)
         proto.transport.write(hiredis.pack_command(args))
@@ -191,6 +199,11 @@ class Multiplexed:
     async def call(self, *args: Any) -> Any:
         """The reply to one command; raises ReplyError, TimeoutError or ConnectionError (OSError)."""
         return await self._send(await self._connection(), args)
+
+    async def asking(self, *args: Any) -> Any:
+        """The reply to one command sent right after ASKING (a Redis Cluster node importing a slot
+        serves a key of it only then: what an ``ASK`` redirection asks for)."""
+        return await self._send(await self._connection(), args, asking=True)
 
     async def script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """The reply of a Lua script, sent by its SHA-1 (in full the first time Redis lacks it)."""
@@ -244,6 +257,11 @@ class Script:
     def __init__(self, body: str) -> None:
         self.body = body
         self.sha = hashlib.sha1(body.encode(), usedforsecurity=False).hexdigest()
+
+
+def _ignore(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved, so a failed connection's error is not logged for it
 
 
 def _time_out(proto: _Protocol, waiter: asyncio.Future[Any]) -> None:

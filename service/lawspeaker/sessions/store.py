@@ -34,6 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.sessions.cluster import (
+    ClusterWatchers,
+    NodeConnections,
+    cluster_client,
+    is_cluster_url,
+    seeds,
+)
 from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script, is_transient
 from lawspeaker.sessions.watchers import WATCH_BYTES, Watchers, WatchQueue, watch_limit
 
@@ -641,6 +648,23 @@ return redis.call('ZCARD', KEYS[1])
 
 _WRITE_SCRIPT, _LOAD_SCRIPT = Script(_WRITE), Script(_LOAD)
 
+# On a Redis Cluster (``sessions.cluster``) the write publishes to the session's shard channel (its
+# hash tag, so its slot), and creation and deletion are scripts too: a cluster pipeline sends no
+# MULTI with a PUBLISH, and a script runs on the slot's node as one step, MOVED/ASK and all.
+_CLUSTER_WRITE = Script(_WRITE.replace("redis.call('PUBLISH'", "redis.call('SPUBLISH'"))
+# KEYS: record. ARGV: data, ttl seconds.
+_CLUSTER_CREATE = """
+redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+# KEYS: record, log, idem. ARGV: channel, message. Returns how many keys it deleted.
+_CLUSTER_DELETE = """
+local deleted = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('SPUBLISH', ARGV[1], ARGV[2])
+return deleted
+"""
+
 
 class RedisStore:
     """Sessions in Redis (redis-py asyncio with hiredis), shared by every replica."""
@@ -681,56 +705,104 @@ class RedisStore:
             from redis.maint_notifications import MaintNotificationsConfig
 
             checked["maint_notifications_config"] = MaintNotificationsConfig(enabled=False)
-        self.client: Any = aioredis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            health_check_interval=30,
-            max_connections=256,
-            **checked,
-        )
-        # Writes that wait for replicas (WAIT blocks up to wait_timeout) get a pool whose read
-        # timeout leaves room for it, so a slow acknowledgement is SESSION_WRITE_NOT_REPLICATED, not
-        # a lost connection.
-        self.wait_client: Any = (
-            aioredis.Redis.from_url(
+        # ``redis+cluster://`` (sessions.cluster): redis-py's cluster client routes every command by
+        # slot (MOVED/ASK followed); watch streams use sharded pub/sub, a connection per primary.
+        self.cluster = is_cluster_url(url)
+        self.watchers: Watchers | ClusterWatchers
+        self.client: Any
+        self.wait_client: Any
+        self.watch_client: Any
+        if self.cluster:
+            if wait_replicas:
+                raise ValueError("--redis-wait-replicas is not supported on a Redis Cluster")
+            self.client = cluster_client(
                 url,
-                socket_timeout=timeout + wait_timeout,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                health_check_interval=30,
+                max_connections=256,
+            )
+            self.wait_client = self.client
+            self.watch_client = None
+            self.watchers = ClusterWatchers(
+                self.client,
+                url,
+                lambda node: aioredis.Redis.from_url(
+                    node,
+                    socket_timeout=timeout,
+                    socket_connect_timeout=timeout,
+                    health_check_interval=30,
+                    retry=Retry(NoBackoff(), 0),
+                    client_name=f"{prefix}-watchers",
+                    **checked,
+                ),
+                unavailable,
+                limit=max_watchers,
+                backlog=watch_backlog,
+                timeout=timeout,
+                budget=watch_bytes,
+            )
+        else:
+            self.client = aioredis.Redis.from_url(
+                url,
+                socket_timeout=timeout,
                 socket_connect_timeout=timeout,
                 health_check_interval=30,
                 max_connections=256,
                 **checked,
             )
-            if wait_replicas
-            else self.client
-        )
-        # Every watch stream of this replica shares one pub/sub connection (``Watchers``), from a
-        # client of its own, so watchers (which need no seat token) cannot take the connections the
-        # other session RPCs need. It never retries: a reconnection would lose the messages published
-        # meanwhile, so a failure ends the streams instead (clients watch again).
-        self.watch_client: Any = aioredis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            health_check_interval=30,
-            retry=Retry(NoBackoff(), 0),
-            client_name=f"{prefix}-watchers",
-            **checked,
-        )
-        self.watchers = Watchers(
-            self.watch_client,
-            unavailable,
-            limit=max_watchers,
-            backlog=watch_backlog,
-            timeout=timeout,
-            budget=watch_bytes,
-        )
+            # Writes that wait for replicas (WAIT blocks up to wait_timeout) get a pool whose read
+            # timeout leaves room for it, so a slow acknowledgement is SESSION_WRITE_NOT_REPLICATED, not
+            # a lost connection.
+            self.wait_client = (
+                aioredis.Redis.from_url(
+                    url,
+                    socket_timeout=timeout + wait_timeout,
+                    socket_connect_timeout=timeout,
+                    health_check_interval=30,
+                    max_connections=256,
+                    **checked,
+                )
+                if wait_replicas
+                else self.client
+            )
+            # Every watch stream of this replica shares one pub/sub connection (``Watchers``), from a
+            # client of its own, so watchers (which need no seat token) cannot take the connections the
+            # other session RPCs need. It never retries: a reconnection would lose the messages published
+            # meanwhile, so a failure ends the streams instead (clients watch again).
+            self.watch_client = aioredis.Redis.from_url(
+                url,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                health_check_interval=30,
+                retry=Retry(NoBackoff(), 0),
+                client_name=f"{prefix}-watchers",
+                **checked,
+            )
+            self.watchers = Watchers(
+                self.watch_client,
+                unavailable,
+                limit=max_watchers,
+                backlog=watch_backlog,
+                timeout=timeout,
+                budget=watch_bytes,
+            )
         self._stopping = False
         # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
         # redis-py serves the rest (creation, deletion, the log, pub/sub).
-        self._fast = Multiplexed(url, timeout) if Multiplexed.serves(url) else None
+        # On a cluster: one such connection per primary (``cluster.NodeConnections``).
+        self._fast: Multiplexed | NodeConnections | None = None
+        if self.cluster:
+            self._fast = NodeConnections(self.client, url, timeout)
+        elif Multiplexed.serves(url):
+            self._fast = Multiplexed(url, timeout)
+        self._write_script = _CLUSTER_WRITE if self.cluster else _WRITE_SCRIPT
         self._scripts = {
-            script: self.client.register_script(script.body) for script in (_WRITE_SCRIPT, _LOAD_SCRIPT)
+            script: self.client.register_script(script.body) for script in (self._write_script, _LOAD_SCRIPT)
+        }
+        self._cluster_scripts = {
+            name: self.client.register_script(body)
+            for name, body in (("create", _CLUSTER_CREATE), ("delete", _CLUSTER_DELETE))
         }
         self._quota_scripts = {
             name: self.client.register_script(body)
@@ -791,6 +863,10 @@ class RedisStore:
             return await call()
         except (TimeoutError, exceptions.ConnectionError, exceptions.TimeoutError, OSError) as err:
             raise unavailable(f"Redis: {type(err).__name__}") from None
+        except (exceptions.ClusterError, exceptions.RedisClusterException) as err:
+            # A cluster client that followed MOVED, ASK or TRYAGAIN as often as it may (a slot moving,
+            # a node failing over) or finds a slot unserved: not now, and nothing was written.
+            raise unavailable(f"Redis: {type(err).__name__}") from None
         except (ReplyError, exceptions.ResponseError) as err:
             # Redis is up but refuses to serve for now (full, a read-only replica after a failover,
             # a cluster reconfiguring, a long script running): unavailable too, and nothing was
@@ -805,6 +881,8 @@ class RedisStore:
         record = self.keys(key)[0]
 
         async def run() -> int:
+            if self.cluster:
+                return int(await self._cluster_scripts["create"](keys=[record], args=[data, self.ttl]))
             async with self.client.pipeline(transaction=True) as pipe:
                 pipe.hset(record, mapping={"rev": "1", "data": data})
                 pipe.expire(record, self.ttl)
@@ -883,7 +961,7 @@ class RedisStore:
         if self.wait_replicas:
             got: Sequence[Any] = await self._write_and_wait(key, args)
         else:
-            got = await self._script(_WRITE_SCRIPT, key, args)
+            got = await self._script(self._write_script, key, args)
         status = int(got[0])
         if status == 1:
             return WriteResult(WriteStatus.WRITTEN)
@@ -901,6 +979,11 @@ class RedisStore:
 
     async def delete(self, key: SessionKey) -> bool:
         async def run() -> int:
+            if self.cluster:
+                script = self._cluster_scripts["delete"]
+                deleted = int(await script(keys=self.keys(key), args=[self.channel(key), DELETED]))
+                await self.client.zrem(self.live_key, key.session)
+                return deleted
             async with self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(*self.keys(key))
                 pipe.publish(self.channel(key), DELETED)
@@ -943,6 +1026,9 @@ class RedisStore:
 
     def where(self) -> str:
         """host:port of the Redis server, for the service's own logs (never for clients)."""
+        if self.cluster:
+            tls = " over TLS" if self.url.startswith("rediss") else ""
+            return "Redis Cluster seeds " + ",".join(f"{h}:{p}" for h, p in seeds(self.url)[1]) + tls
         kwargs = self.client.connection_pool.connection_kwargs
         tls = " over TLS" if self.url.startswith("rediss:") else ""
         return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}{tls}"
@@ -957,8 +1043,9 @@ class RedisStore:
         if self.wait_client is not self.client:
             with contextlib.suppress(Exception):
                 await self.wait_client.aclose()
-        with contextlib.suppress(Exception):
-            await self.watch_client.aclose()
+        if self.watch_client is not None:
+            with contextlib.suppress(Exception):
+                await self.watch_client.aclose()
 
 
 async def _closed() -> AsyncIterator[bytes]:

@@ -107,8 +107,16 @@ class Watchers:
         timeout: float,
         poll: float = 5.0,
         budget: int = WATCH_BYTES,
+        sharded: bool = False,
+        on_moved: Callable[[bytes], None] | None = None,
     ) -> None:
         self._client = client
+        # Sharded pub/sub (a Redis Cluster node: SSUBSCRIBE, smessage). Redis ends a shard channel's
+        # subscription itself when its slot moves to another node: that channel's streams then end
+        # with UNAVAILABLE (their clients watch again, on the new owner).
+        self._sharded = sharded
+        self._on_moved = on_moved  # told of each channel whose slot moved (to refresh a slot map)
+        self._leaving: dict[bytes, int] = {}  # channels let go whose sunsubscribe is still to come
         self._unavailable = unavailable
         self.limit = limit
         self.backlog = backlog
@@ -162,7 +170,7 @@ class Watchers:
         self._channels[channel] = set()
         started = asyncio.get_running_loop().time()
         try:
-            await pubsub.subscribe(channel)
+            await (pubsub.ssubscribe if self._sharded else pubsub.subscribe)(channel)
             if self._reader is None:
                 self._reader = asyncio.create_task(self._read(pubsub), name="lawspeaker-watchers")
         except Exception as err:  # the command did not go out: the connection is gone
@@ -203,7 +211,11 @@ class Watchers:
         if self._pubsub is None:
             return
         try:
-            await self._pubsub.unsubscribe(channel)
+            if self._sharded:
+                self._leaving[channel] = self._leaving.get(channel, 0) + 1
+                await self._pubsub.sunsubscribe(channel)
+            else:
+                await self._pubsub.unsubscribe(channel)
         except Exception as err:  # the reader sees the same failure and ends all
             log.warning("unsubscribing a watch channel failed: %s", type(err).__name__)
 
@@ -215,17 +227,40 @@ class Watchers:
                 if message is None:
                     continue
                 kind, channel = message["type"], message["channel"]
-                if kind == "message":
+                if kind in ("message", "smessage"):
                     self._deliver(channel, message["data"])
-                elif kind == "subscribe":
+                elif kind in ("subscribe", "ssubscribe"):
                     confirmed = self._confirming.pop(channel, None)
                     if confirmed is not None and not confirmed.done():
                         confirmed.set_result(None)
+                elif kind == "sunsubscribe":
+                    self._unsubscribed(channel)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the connection is gone: every stream ends
             if self._pubsub is pubsub:
                 self._fail(f"Redis: {type(err).__name__}")
+
+    def _unsubscribed(self, channel: bytes) -> None:
+        """A shard channel's subscription ended: as asked (``_let_go``), or because its slot moved."""
+        leaving = self._leaving.get(channel, 0)
+        if leaving:
+            if leaving == 1:
+                del self._leaving[channel]
+            else:
+                self._leaving[channel] = leaving - 1
+            return
+        queues = self._channels.pop(channel, None)
+        if self._on_moved is not None:
+            self._on_moved(channel)
+        if queues is None:
+            return
+        error = self._unavailable("Redis: the session's hash slot moved to another node")
+        for queue in queues:
+            queue.end(error)
+        confirmed = self._confirming.pop(channel, None)
+        if confirmed is not None and not confirmed.done():
+            confirmed.set_exception(error)
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
         for queue in list(self._channels.get(channel, ())):
@@ -241,6 +276,7 @@ class Watchers:
         self._failure = detail
         error = self._unavailable(detail)
         self._end_all(error)
+        self._leaving.clear()
         for confirmed in self._confirming.values():
             if not confirmed.done():
                 confirmed.set_exception(error)
