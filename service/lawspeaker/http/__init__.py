@@ -3,6 +3,7 @@ annotations say) and over the Connect protocol, on one Litestar app.
 
 Imports go one way, from the contract to the app:
 
+- ``media``: media types and request headers;
 - ``routes``: each RPC and its HTTP binding, read from the descriptors;
 - ``problems``: RFC 9457 problem documents and the exception handlers;
 - ``bodies``: decoding requests and encoding answers (proto3 JSON or binary protobuf);

@@ -19,8 +19,8 @@ from lawspeaker.access import Access
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http import connect
-from lawspeaker.http.bodies import JSON
 from lawspeaker.http.docs import docs_handlers
+from lawspeaker.http.media import JSON
 from lawspeaker.http.openapi import openapi_bytes
 from lawspeaker.http.problems import (
     ALLOW_TABLE,

@@ -15,25 +15,14 @@ from litestar import Request, Response
 
 from lawspeaker import fieldpaths, inbound, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
-from lawspeaker.http.problems import HTTP_REASONS, MAX_BODY_BYTES, PROTOBUF_TYPES, Problem
+from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type, first_header, is_json
+from lawspeaker.http.problems import HTTP_REASONS, MAX_BODY_BYTES, Problem
 from lawspeaker.http.routes import Rpc
 
 log = logging.getLogger(__name__)
 
 
-JSON = "application/json"
-PROBLEM_JSON = "application/problem+json"
-
-
 # --------------------------------------------------------------------------- encoding
-
-
-def bare_media_type(header: str) -> str:
-    return header.split(";", 1)[0].strip().lower()
-
-
-def is_json(media: str) -> bool:
-    return media == JSON or (media.startswith("application/") and media.endswith("+json"))
 
 
 def wants_protobuf(request: Request[Any, Any, Any], request_was_protobuf: bool) -> bool:
@@ -162,14 +151,6 @@ async def read_body(request: Request[Any, Any, Any]) -> bytes:
             return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def first_header(request: Request[Any, Any, Any], name: bytes) -> str:
-    """One request header (the first), from the raw ASGI list: ``name`` in lower case."""
-    for key, value in request.scope["headers"]:
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return ""
-
-
 WIRE = wire.default_wire()
 """The contract's messages as msgspec Structs: canonical proto3 JSON bodies of the RulesService
 POST RPCs are decoded into these and their responses written from them, with no protobuf in
@@ -216,8 +197,3 @@ def set_query(msg: Message, rpc: Rpc, query: Mapping[str, str]) -> None:
                 f"Query parameter {f.json_name}: {raw!r} is not an integer in range.",
                 (FieldViolation(name, "must be an integer"),),
             ) from None
-
-
-def header_values(request: Request[Any, Any, Any], name: bytes) -> str:
-    """Every line of a request header, joined as one list (RFC 9110 section 5.3)."""
-    return ", ".join(bytes(v).decode("latin-1") for k, v in request.scope["headers"] if k.lower() == name)

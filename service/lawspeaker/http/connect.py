@@ -39,7 +39,8 @@ from litestar.response import Stream
 from lawspeaker import errors, fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
-from lawspeaker.http.bodies import JSON, decode_request, read_body, wire_decode
+from lawspeaker.http.bodies import decode_request, read_body, wire_decode
+from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type
 from lawspeaker.http.problems import MAX_BODY_BYTES, Problem
 from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
 from lawspeaker.http.rules_routes import WIRE_RPCS, wire_answer
@@ -117,8 +118,7 @@ def _json_request(request: Request[Any, Any, Any]) -> bool:
     """Whether a unary call came as JSON (its errors then name fields by their JSON names)."""
     if request.method == "GET":
         return request.query_params.get("encoding", "") != "proto"
-    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    return media != PROTO
+    return bare_media_type(request.headers.get("content-type", "")) != PROTO
 
 
 def _decompress(body: bytes, encoding: str) -> bytes:
@@ -242,7 +242,7 @@ async def _stream_response(
             what = "not a server stream" if rpc is not None and streamer is not None else "not served"
             raise ConnectError("unimplemented", f"{request.url.path} is {what} here.")
         data = await _read_envelope(request)
-        wire = "application/x-protobuf" if codec == "proto" else JSON
+        wire = PROTOBUF_TYPES[0] if codec == "proto" else JSON
         msg, _ = decode_request(rpc.request_type, data, wire)
         updates = streamer(rpc, msg, bearer(request.headers.get("authorization")))
         return Stream(_stream_frames(updates, codec), media_type=media, status_code=200)
@@ -297,9 +297,7 @@ def _handler(
                 answer = wire_answer(fast, rpc, wired) if wired is not None else None
                 if answer is not None:
                     return Response(answer, media_type=JSON)
-            msg, _ = decode_request(
-                rpc.request_type, data, "application/x-protobuf" if codec == "proto" else JSON
-            )
+            msg, _ = decode_request(rpc.request_type, data, PROTOBUF_TYPES[0] if codec == "proto" else JSON)
             token = bearer(request.headers.get("authorization"))
             return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:

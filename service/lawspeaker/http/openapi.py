@@ -25,8 +25,7 @@ from google.protobuf import descriptor
 from lawspeaker import proto_comments
 from lawspeaker.codec import Entry
 from lawspeaker.games import core
-from lawspeaker.http.bodies import JSON
-from lawspeaker.http.problems import PROBLEM_JSON, PROTOBUF_TYPES
+from lawspeaker.http.media import JSON, PROBLEM_JSON, PROTOBUF_TYPES
 from lawspeaker.http.routes import (
     API_VERSION,
     IF_MATCH_RPCS,

@@ -15,14 +15,12 @@ from litestar.exceptions import HTTPException
 
 from lawspeaker import errors, fieldpaths, http_semantics
 from lawspeaker.games.core import FieldViolation, LawspeakerError
+from lawspeaker.http.media import PROBLEM_JSON, PROTOBUF_TYPES, bare_media_type, first_header
 
 log = logging.getLogger(__name__)
 
 
 MAX_BODY_BYTES = 1024 * 1024
-JSON = "application/json"
-PROBLEM_JSON = "application/problem+json"
-PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf")
 PROBLEM_BASE = "https://lawspeaker.dev/problems/"
 
 
@@ -88,11 +86,7 @@ def problem_of(err: LawspeakerError) -> Response[bytes]:
 
 
 def _protobuf_request(request: Request[Any, Any, Any]) -> bool:
-    for key, value in request.scope["headers"]:
-        if key.lower() == b"content-type":
-            media = bytes(value).decode("latin-1").split(";", 1)[0].strip().lower()
-            return media in PROTOBUF_TYPES
-    return False
+    return bare_media_type(first_header(request, b"content-type")) in PROTOBUF_TYPES
 
 
 def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:

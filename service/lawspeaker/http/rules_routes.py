@@ -18,16 +18,15 @@ from lawspeaker import fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import (
-    JSON,
     accepts_protobuf,
     decode_request,
     encode_answer,
-    first_header,
     read_body,
     wants_protobuf,
     wire_decode,
 )
-from lawspeaker.http.problems import PROTOBUF_TYPES, Problem
+from lawspeaker.http.media import JSON, PROTOBUF_TYPES, first_header
+from lawspeaker.http.problems import Problem
 from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
 
 log = logging.getLogger(__name__)

@@ -18,15 +18,8 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from lawspeaker import errors, http_semantics, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
-from lawspeaker.http.bodies import (
-    decode_request,
-    encode_answer,
-    first_header,
-    header_values,
-    read_body,
-    set_query,
-    wants_protobuf,
-)
+from lawspeaker.http.bodies import decode_request, encode_answer, read_body, set_query, wants_protobuf
+from lawspeaker.http.media import first_header, header_values
 from lawspeaker.http.problems import Problem, problem_response
 from lawspeaker.http.routes import (
     GET_SESSION,
