@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
-from lawspeaker import fieldpaths, wire
+from lawspeaker import calls, fieldpaths, wire
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
@@ -73,6 +73,8 @@ class RulesApi:
         if not game_id:
             raise malformed("game", "is required: the id of a game, e.g. 'valhalla'", "GAME_REQUIRED")
         found = self.registry.get(game_id)
+        if found is not None:
+            calls.note_game(game_id)
         if found is None:
             raise game_not_found(game_id)
         return found
@@ -342,6 +344,7 @@ class RulesApi:
         violation = core.validate(entry.game, state, move)
         if violation is None:
             return self.m.ValidateMoveResponse(valid=True)  # type: ignore[no-any-return]
+        calls.note_violation(violation.reason)
         return self.m.ValidateMoveResponse(  # type: ignore[no-any-return]
             valid=False, violation=self.encode_violation(entry, violation)
         )

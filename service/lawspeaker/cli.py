@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("lawspeaker")
 
 GRACE_SECONDS = 5.0
+METRICS_READ_SECONDS = 15.0
 DEFAULT_SESSION_TTL = 86400
 
 
@@ -48,6 +49,8 @@ async def serve(
     store_options: Mapping[str, Any] | None = None,
     tls: ServerTLS | None = None,
     reuse_port: bool = False,
+    metrics_on: bool = True,
+    metrics_port: int = 0,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -55,10 +58,12 @@ async def serve(
     ``limits`` are the session quotas; ``store_options`` go to the store (request id retention and,
     for Redis, ``wait_replicas`` and ``wait_timeout``). With ``tls`` both ports speak only TLS.
     ``reuse_port``: a ``--workers`` worker, sharing the ports its supervisor holds (``lawspeaker.workers``).
+    ``metrics_on``: record metrics and serve ``/metrics``, on the HTTP port or, given
+    ``metrics_port``, there (a worker's supervisor serves that port for every worker).
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
-    from lawspeaker.http.app import create_app
+    from lawspeaker.http.app import create_app, observed
     from lawspeaker.http_limits import http_protocol
     from lawspeaker.sessions.service import SessionApi
     from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
@@ -70,6 +75,15 @@ async def serve(
     except listen.PortUnavailable:
         listen.close(http_sockets)
         raise
+    from lawspeaker import calls, logs, metrics, tracing
+
+    telemetry = tracing.from_environment()
+    calls.configure(metrics_on, logs.access_line if access_log else None, telemetry)
+    if metrics_on:
+        metrics.watch_gc()
+        if metrics_port and not reuse_port:  # a worker's supervisor serves the port for all
+            bound = metrics.serve_port(host, metrics_port)
+            log.info("metrics on http://%s:%d/metrics", host, bound)
     api = RulesApi()
     store: SessionStore
     options = dict(store_options or {})
@@ -84,22 +98,38 @@ async def serve(
         log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
     sessions = SessionApi(store, api, limits)
     await _report_sessions(sessions)
+    if metrics_on:
+        metrics.build_info(
+            _version(), ",".join(f"{k}={e.game.rules_version}" for k, e in sorted(api.registry.items()))
+        )
+        metrics.watch_limit(store.max_watchers)
     try:
         grpc_server, bound_grpc = await create_server(
-            f"{host}:{grpc_port}", api, sessions, tls=tls, reuse_port=reuse_port
+            f"{host}:{grpc_port}",
+            api,
+            sessions,
+            tls=tls,
+            reuse_port=reuse_port,
+            interceptors=telemetry.grpc_interceptors() if telemetry is not None else (),
         )
     except OSError as err:  # taken since check_free
         listen.close(http_sockets)
         await sessions.close()
         raise listen.grpc_unavailable(host, grpc_port, err) from None
+    app: Any = observed(
+        create_app(api, sessions, cors_origins, metrics_route=metrics_on and not metrics_port)
+    )
+    if telemetry is not None:
+        app = telemetry.asgi(app)
     http = _EmbeddedServer(
         uvicorn.Config(
-            create_app(api, sessions, cors_origins),
+            app,
             host=host,
             port=http_port,
             log_level="info",
+            log_config=None,  # our handlers (``lawspeaker.logs``) format uvicorn's lines too
             lifespan="on",
-            access_log=access_log,
+            access_log=False,  # ``--access-log`` is ours: every transport, one format
             proxy_headers=False,  # X-Forwarded-For is trusted by --trusted-proxies only (access.py)
             timeout_graceful_shutdown=int(GRACE_SECONDS),
             http=http_protocol(),  # httptools (else h11) with per-connection send limits
@@ -112,6 +142,7 @@ async def serve(
         loop.add_signal_handler(sig, stop.set)
 
     await grpc_server.start()
+    gauges = asyncio.create_task(_read_metrics(sessions)) if metrics_on else None
     http_task = asyncio.create_task(http.serve(sockets=http_sockets))
     while not http.started and not http_task.done():
         await asyncio.sleep(0.01)
@@ -135,12 +166,30 @@ async def serve(
     stopped = asyncio.create_task(stop.wait())
     await asyncio.wait({stopped, http_task}, return_when=asyncio.FIRST_COMPLETED)
     log.info("lawspeaker shutting down")
+    if gauges is not None:
+        gauges.cancel()
     sessions.shutdown()  # ends watch streams
     http.should_exit = True
     await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
     await sessions.close()
     stopped.cancel()
     log.info("lawspeaker stopped")
+
+
+async def _read_metrics(sessions: SessionApi) -> None:
+    """Keep the store's gauges (live sessions, its availability) fresh between scrapes."""
+    while True:
+        await sessions.read_metrics()
+        await asyncio.sleep(METRICS_READ_SECONDS)
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("lawspeaker")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 async def _report_sessions(sessions: SessionApi) -> None:
@@ -223,11 +272,36 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=os.environ.get("LAWSPEAKER_HOST", "0.0.0.0"))
     s.add_argument("--grpc-port", type=int, default=_env_int("LAWSPEAKER_GRPC_PORT", 50051))
     s.add_argument("--http-port", type=int, default=_env_int("LAWSPEAKER_HTTP_PORT", 8080))
-    s.add_argument(
+    obs = s.add_argument_group(
+        "metrics, traces and logs",
+        "the README's 'Metrics, traces and logs' section lists the metrics; traces need the "
+        "lawspeaker[otel] extra and the standard OTEL_* variables",
+    )
+    obs.add_argument(
         "--access-log",
         action="store_true",
-        default=os.environ.get("LAWSPEAKER_ACCESS_LOG", "") not in ("", "0", "false"),
-        help="log every HTTP request (env LAWSPEAKER_ACCESS_LOG=1)",
+        default=_env_flag("LAWSPEAKER_ACCESS_LOG"),
+        help="log every call, over gRPC, REST and Connect (env LAWSPEAKER_ACCESS_LOG=1)",
+    )
+    obs.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=os.environ.get("LAWSPEAKER_LOG_FORMAT") or "text",
+        help="text (default) or json: one JSON object per line (env LAWSPEAKER_LOG_FORMAT)",
+    )
+    obs.add_argument(
+        "--no-metrics",
+        dest="metrics",
+        action="store_false",
+        default=os.environ.get("LAWSPEAKER_METRICS", "1").lower() not in ("0", "false", "no", "off"),
+        help="record no metrics and serve no /metrics (env LAWSPEAKER_METRICS=0)",
+    )
+    obs.add_argument(
+        "--metrics-port",
+        type=int,
+        default=_env_int("LAWSPEAKER_METRICS_PORT", 0),
+        help="serve /metrics on this port (plain HTTP, every path) instead of the HTTP port (env "
+        "LAWSPEAKER_METRICS_PORT; default 0: on the HTTP port)",
     )
     s.add_argument(
         "--redis-url",
@@ -376,10 +450,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "serve":
         several = args.workers > 1 or args.worker_of is not None  # log lines name their process
-        logging.basicConfig(
-            level=logging.INFO,
-            format=f"%(asctime)s %(levelname)s %(name)s{'[%(process)d]' if several else ''}: %(message)s",
-        )
+        from lawspeaker import logs
+
+        logs.configure(args.log_format, several)
         if args.session_ttl <= 0:
             raise SystemExit("--session-ttl must be a positive number of seconds")
         limits, store_options = _quotas(args)
@@ -392,7 +465,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             from lawspeaker import workers
 
-            return workers.supervise(argv, args.host, args.grpc_port, args.http_port, args.workers)
+            return workers.supervise(
+                argv,
+                args.host,
+                args.grpc_port,
+                args.http_port,
+                args.workers,
+                metrics_port=args.metrics_port if args.metrics else None,
+            )
         coro = serve(
             args.host,
             args.grpc_port,
@@ -405,6 +485,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             store_options,
             tls=tls,
             reuse_port=args.worker_of is not None,
+            metrics_on=args.metrics,
+            metrics_port=args.metrics_port,
         )
         if args.worker_of is not None:
             from lawspeaker import workers

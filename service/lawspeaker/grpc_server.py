@@ -13,8 +13,10 @@ where grpc would end the call UNKNOWN, naming the exception's Python class, and 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn, cast
 
 import grpc
@@ -26,7 +28,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from lawspeaker import errors, inbound
+from lawspeaker import calls, errors, inbound
 from lawspeaker.access import CALLER, Access
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
@@ -44,6 +46,7 @@ SESSION_SERVICE_NAME: str = SESSION_SERVICE.full_name
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 Handler = Callable[[bytes, grpc.aio.ServicerContext[Any, Any]], Awaitable[Message]]
+StreamHandler = Callable[[bytes, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Message]]
 Parse = Callable[[bytes], Message]
 
 
@@ -73,9 +76,83 @@ async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, err: E
     """End the call with the error's rich status; an unexpected error is logged and becomes a bare
     INTERNAL with nothing leaked."""
     if isinstance(err, LawspeakerError):
+        calls.note_refusal(errors.code_name(err), err.reason)
         await _abort(context, errors.to_rpc_status(err))
     log.error("unexpected error in %s", method, exc_info=err)
+    calls.note_refusal("INTERNAL", "")
     await _abort(context, errors.internal_rpc_status())
+
+
+def _open_call(service: str, method: str, context: grpc.aio.ServicerContext[Any, Any]) -> calls.Call:
+    """The record of a gRPC call (``lawspeaker.calls``); with the access log on it carries the
+    caller's ``x-request-id`` and the trace id of its ``traceparent``."""
+    call = calls.Call("grpc", service, method)
+    if calls.logging_calls():
+        request_id = traceparent = None
+        for key, value in context.invocation_metadata() or ():
+            if key == calls.REQUEST_ID_HEADER and request_id is None:
+                request_id = value if isinstance(value, str) else value.decode("latin-1")
+            elif key == "traceparent" and traceparent is None:
+                traceparent = value if isinstance(value, str) else value.decode("latin-1")
+        call.request_id = calls.request_id_of(request_id)
+        call.trace_id = calls.trace_id_of(traceparent)
+    tracing = calls.tracing()
+    if tracing is not None:
+        call.span = tracing.current_span()
+    return call
+
+
+def _ended(call: calls.Call, err: BaseException | None) -> None:
+    """The code of a call ended by ``err`` (None: answered), unless a refusal noted it already."""
+    if err is not None and not call.code:
+        call.code = "CANCELLED" if isinstance(err, asyncio.CancelledError) else "INTERNAL"
+    calls.finish(call)
+
+
+def _observed(service: str, method: str, handle: Handler) -> Handler:
+    """``handle`` with its call recorded (``lawspeaker.calls``); ``handle`` itself when nothing
+    observes calls."""
+    if not calls.observing():
+        return handle
+
+    async def observed(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+        call = _open_call(service, method, context)
+        token = calls.CURRENT.set(call)
+        try:
+            answer = await handle(data, context)
+        except BaseException as err:
+            _ended(call, err)
+            raise
+        finally:
+            calls.CURRENT.reset(token)
+        _ended(call, None)
+        return answer
+
+    observed.__name__ = method
+    return observed
+
+
+def _observed_stream(service: str, method: str, handle: StreamHandler) -> StreamHandler:
+    if not calls.observing():
+        return handle
+
+    async def observed(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Message]:
+        call = _open_call(service, method, context)
+        call.streaming = True
+        token = calls.CURRENT.set(call)
+        try:
+            async for item in handle(data, context):
+                yield item
+        except BaseException as err:
+            _ended(call, err)
+            raise
+        finally:
+            with contextlib.suppress(ValueError):  # closed from another context (at GC)
+                calls.CURRENT.reset(token)
+        _ended(call, None)
+
+    observed.__name__ = method
+    return observed
 
 
 def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
@@ -88,7 +165,7 @@ def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
             await _fail(context, method, err)
 
     handle.__name__ = method
-    return handle
+    return _observed("RulesService", method, handle)
 
 
 def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
@@ -109,7 +186,7 @@ def _session_unary(method: str, call: Callable[[Any, str | None], Awaitable[Mess
             await _fail(context, method, err)
 
     handle.__name__ = method
-    return handle
+    return _observed("SessionService", method, handle)
 
 
 def _identified(
@@ -130,12 +207,10 @@ def _identified(
             await _fail(context, method, err)
 
     handle.__name__ = method
-    return handle
+    return _observed("SessionService", method, handle)
 
 
-def _session_stream(
-    method: str, call: Callable[[Any, str | None], AsyncIterator[Message]]
-) -> Callable[[bytes, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Message]]:
+def _session_stream(method: str, call: Callable[[Any, str | None], AsyncIterator[Message]]) -> StreamHandler:
     parse = _parser(SESSION_SERVICE, method)
 
     async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Message]:
@@ -146,7 +221,7 @@ def _session_stream(
             await _fail(context, method, err)
 
     handle.__name__ = method
-    return handle
+    return _observed_stream("SessionService", method, handle)
 
 
 class SessionServicer:
@@ -205,6 +280,7 @@ async def create_server(
     access: Access | None = None,
     tls: ServerTLS | None = None,
     reuse_port: bool = False,
+    interceptors: Sequence[grpc.aio.ServerInterceptor] = (),  # type: ignore[type-arg]
 ) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``address`` (``host:port``; port 0 picks a free port) and its port.
 
@@ -219,7 +295,7 @@ async def create_server(
     if access is None:
         access = sessions.limits.access if sessions is not None else Access()
     server = grpc.aio.server(
-        interceptors=[RulesKeyInterceptor(access)] if access.keys_for_rules else [],
+        interceptors=[*interceptors, *([RulesKeyInterceptor(access)] if access.keys_for_rules else [])],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),

@@ -37,13 +37,17 @@ import contextlib
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Awaitable, Sequence
 from typing import TypeVar
 
 from lawspeaker import listen
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # lawspeaker.metrics.MULTIPROC_ENV (not imported before it is set)
 
 log = logging.getLogger("lawspeaker.workers")
 
@@ -83,14 +87,43 @@ def worker_count(value: str) -> int:
     return count
 
 
-def supervise(argv: Sequence[str], host: str, grpc_port: int, http_port: int, count: int) -> int:
+def supervise(
+    argv: Sequence[str],
+    host: str,
+    grpc_port: int,
+    http_port: int,
+    count: int,
+    metrics_port: int | None = 0,
+) -> int:
     """Run ``count`` workers of ``lawspeaker <argv>`` (a ``serve`` command line) until SIGTERM or
-    SIGINT; the exit code. A port that is taken is one logged line and 1, before any worker starts."""
+    SIGINT; the exit code. A port that is taken is one logged line and 1, before any worker starts.
+
+    ``metrics_port``: None when metrics are off; else the workers write their metrics to one
+    directory (prometheus-client's multiprocess mode: ``PROMETHEUS_MULTIPROC_DIR``, set here before
+    any of them starts, or the operator's own, emptied first) so that any worker's ``/metrics``
+    answers for all of them; a port other than 0 is served by this process, from that directory."""
     try:
         ports = listen.reserve(host, grpc_port, http_port)
     except listen.PortUnavailable as err:
         log.error("%s", err)
         return 1
+    own_directory = None
+    if metrics_port is not None:
+        directory = os.environ.get(MULTIPROC_ENV)
+        if not directory:
+            directory = own_directory = tempfile.mkdtemp(prefix="lawspeaker-metrics-")
+            os.environ[MULTIPROC_ENV] = directory
+        from lawspeaker import metrics  # after the variable is set: prometheus-client reads it once
+
+        metrics.prepare_directory(directory)
+        if metrics_port:
+            try:
+                bound = metrics.serve_port(host, metrics_port)
+            except OSError as err:
+                log.error("cannot serve metrics on %s:%d: %s", host, metrics_port, err)
+                ports.close()
+                return 1
+            log.info("metrics of every worker on http://%s:%d/metrics", host, bound)
     command = [
         sys.executable,
         "-m",
@@ -109,6 +142,8 @@ def supervise(argv: Sequence[str], host: str, grpc_port: int, http_port: int, co
         return asyncio.run(Supervisor(command, count, ports).run())
     finally:
         ports.close()
+        if own_directory is not None:
+            shutil.rmtree(own_directory, ignore_errors=True)
 
 
 class Supervisor:
@@ -181,6 +216,7 @@ class Supervisor:
                 pass
             code = await proc.wait()
             self.procs[index] = None
+            _exited(proc.pid)
             if self.stopping.is_set():
                 return
             lived = loop.time() - started
@@ -225,6 +261,14 @@ class Supervisor:
             )
             _signal(proc, signal.SIGKILL)
         return False
+
+
+def _exited(pid: int) -> None:
+    """A worker has exited: in multiprocess metrics its live gauges stop counting."""
+    if os.environ.get(MULTIPROC_ENV):
+        from lawspeaker import metrics
+
+        metrics.process_exited(pid)
 
 
 def _signal(proc: asyncio.subprocess.Process | None, sig: signal.Signals) -> None:

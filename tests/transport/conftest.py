@@ -17,7 +17,7 @@ import uvicorn
 from lawspeaker.api import RulesApi
 from lawspeaker.cli import _EmbeddedServer
 from lawspeaker.grpc_server import create_server
-from lawspeaker.http.app import create_app
+from lawspeaker.http.app import create_app, observed
 from lawspeaker.http_limits import http_protocol
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
@@ -57,7 +57,7 @@ def run_servers(
         await grpc_server.start()
         http = _EmbeddedServer(
             uvicorn.Config(
-                create_app(rules, session_api),
+                observed(create_app(rules, session_api)),  # as `lawspeaker serve` serves it
                 host="127.0.0.1",
                 port=0,
                 log_level="warning",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from litestar import Litestar, Request, Response, get, route
@@ -14,7 +14,7 @@ from litestar.enums import HttpMethod
 from litestar.exceptions import HTTPException
 from litestar.handlers import HTTPRouteHandler
 
-from lawspeaker import guard, http_semantics
+from lawspeaker import calls, guard, http_semantics, metrics
 from lawspeaker.access import Access
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
@@ -69,13 +69,15 @@ def create_app(
     sessions: SessionApi | None = None,
     cors_origins: Sequence[str] = (),
     access: Access | None = None,
+    metrics_route: bool = True,
 ) -> Litestar:
     """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP, as
     REST and as the Connect protocol (``lawspeaker.http.connect``), ``/healthz`` and ``/schema``.
 
     ``cors_origins`` (e.g. ``["https://app.example"]`` or ``["*"]``) turns CORS on for those origins.
     ``access`` (default: the sessions' ``limits.access``) says which calls need an API key and which
-    proxies are trusted (``lawspeaker.guard``).
+    proxies are trusted (``lawspeaker.guard``). ``metrics_route``: serve ``GET /metrics`` (while
+    metrics are on; ``--metrics-port`` serves them elsewhere).
     """
     if access is None:
         access = sessions.limits.access if sessions is not None else Access()
@@ -96,6 +98,18 @@ def create_app(
             details["sessions"] = await sessions.health()
         return Response(msgspec.json.encode(details), media_type=JSON, headers={"Cache-Control": "no-store"})
 
+    @get("/metrics")
+    async def metrics_route_handler() -> Response[bytes]:
+        """The Prometheus exposition (every worker's, with ``--workers``): the store's live sessions
+        are read now, the rest is what the calls recorded."""
+        if not metrics.enabled():
+            raise Problem(404, "ROUTE_NOT_FOUND", "Metrics are off on this server (--no-metrics).")
+        if sessions is not None:
+            await sessions.read_metrics()
+        return Response(
+            metrics.render(), media_type=metrics.CONTENT_TYPE, headers={"Cache-Control": "no-store"}
+        )
+
     @get(["/schema", "/schema/openapi.json"])
     async def schema() -> Response[bytes]:
         return Response(openapi_bytes(), media_type="application/vnd.oai.openapi+json")
@@ -104,6 +118,7 @@ def create_app(
         *rules_handlers(rules, fast),
         healthz,
         health_details,
+        *((metrics_route_handler,) if metrics_route else ()),
         schema,
         *docs_handlers(),
         *(session_handlers(sessions) if sessions is not None else ()),
@@ -139,7 +154,15 @@ def create_app(
             Exception: internal_error,
         },
         openapi_config=None,
+        logging_config=None,  # the process's own (``lawspeaker.logs``), not Litestar's
         request_max_body_size=MAX_BODY_BYTES,
         middleware=[guard.http_middleware(access)],
         debug=False,
     )
+
+
+def observed(app: Litestar) -> Any:
+    """The ASGI app to serve: ``app`` under the middleware that records every request
+    (``lawspeaker.calls``), unmatched paths included (Litestar runs its own middleware on routes
+    only), or ``app`` itself when nothing observes calls."""
+    return calls.http_middleware(cast(Any, app)) if calls.observing() else app

@@ -36,7 +36,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Stream
 
-from lawspeaker import errors, fieldpaths, protojson, wire
+from lawspeaker import calls, errors, fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http.bodies import decode_request, read_body, wire_decode
@@ -219,10 +219,12 @@ async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIt
         async for msg in updates:
             yield _envelope(0, _bytes(msg, codec))
     except LawspeakerError as err:
+        calls.note_refusal(errors.code_name(err), err.reason)
         yield _end_stream(errors.to_connect_error(err)[1])
         return
     except Exception:
         log.exception("unexpected error in a Connect stream")
+        calls.note_refusal("INTERNAL", "")
         yield _end_stream({"code": "internal", "message": "Internal error."})
         return
     yield _end_stream()
@@ -237,6 +239,7 @@ async def _stream_response(
 ) -> Stream:
     """A server-streaming call: HTTP 200 whatever happens, errors in the end-of-stream message."""
     media = next(m for m, c in STREAM_TYPES.items() if c == codec)
+    calls.note_streaming()
     try:
         if rpc is None or streamer is None or not rpc.streaming:
             what = "not a server stream" if rpc is not None and streamer is not None else "not served"
@@ -245,10 +248,13 @@ async def _stream_response(
         wire = PROTOBUF_TYPES[0] if codec == "proto" else JSON
         msg, _ = decode_request(rpc.request_type, data, wire)
         updates = streamer(rpc, msg, bearer(request.headers.get("authorization")))
+        calls.note_rpc(rpc.service.name, rpc.name)
         return Stream(_stream_frames(updates, codec), media_type=media, status_code=200)
     except LawspeakerError as err:
+        calls.note_refusal(errors.code_name(err), err.reason)
         end = _end_stream(errors.to_connect_error(fieldpaths.for_json(err) if codec == "json" else err)[1])
     except ConnectError as err:
+        calls.note_refusal(err.code.upper(), "")
         end = _end_stream({"code": err.code, "message": err.message})
     return Stream(iter((end,)), media_type=media, status_code=200)
 
@@ -276,6 +282,7 @@ def _handler(
                 raise ConnectError("unimplemented", f"{service} has no method {method!r}.", status=404)
             if call is None:
                 raise ConnectError("unimplemented", f"{service} is not served here.")
+            calls.note_rpc(rpc.service.name, rpc.name)
             if request.method == "GET" and "GET" not in methods(rpc):
                 why = "is a server stream" if rpc.streaming else "has side effects"
                 raise ConnectError(
@@ -301,15 +308,19 @@ def _handler(
             token = bearer(request.headers.get("authorization"))
             return _encode(await call(rpc, msg, token, codec), codec)
         except LawspeakerError as err:
+            calls.note_refusal(errors.code_name(err), err.reason)
             if _json_request(request):
                 err = fieldpaths.for_json(err)
             return _error_response(*errors.to_connect_error(err), errors.retry_after_header(err))
         except ConnectError as err:
+            calls.note_refusal(err.code.upper(), "")
             return _error_response(err.status, {"code": err.code, "message": err.message}, err.headers)
         except Problem as err:  # not raised for the two codecs used here; mapped for safety
+            calls.note_refusal("INVALID_ARGUMENT", err.reason)
             return _error_response(err.status, {"code": "invalid_argument", "message": err.detail})
         except Exception:
             log.exception("unexpected error in Connect call %s %s", request.method, request.url.path)
+            calls.note_refusal("INTERNAL", "")
             return _error_response(500, {"code": "internal", "message": "Internal error."})
 
     handle.__name__ = "connect_" + service.rsplit(".", 1)[-1]

@@ -13,7 +13,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 
-from lawspeaker import errors, fieldpaths, http_semantics
+from lawspeaker import calls, errors, fieldpaths, http_semantics
 from lawspeaker.games.core import FieldViolation, LawspeakerError
 from lawspeaker.http.media import PROBLEM_JSON, PROTOBUF_TYPES, bare_media_type, first_header
 
@@ -59,6 +59,7 @@ def problem_response(
         doc["fieldViolations"] = [{"field": v.field, "description": v.description} for v in violations]
     if metadata:
         doc["metadata"] = dict(metadata)
+    calls.note_refusal(code, reason)
     return Response(
         msgspec.json.encode(doc), status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
     )

@@ -14,7 +14,7 @@ from litestar import Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
-from lawspeaker import fieldpaths, protojson, wire
+from lawspeaker import calls, fieldpaths, protojson, wire
 from lawspeaker.api import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import (
@@ -30,6 +30,8 @@ from lawspeaker.http.problems import Problem
 from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
 
 log = logging.getLogger(__name__)
+
+SERVICE_NAME = "RulesService"
 
 
 def answer_post(
@@ -100,6 +102,7 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
     @get(COLLECTION)
     async def list_games(request: Request[Any, Any, Any]) -> Response[bytes]:
         rpc = GET_RPCS[COLLECTION]
+        calls.note_rpc(rpc.service.name, rpc.name)
         return encode_answer(call_rpc(rules, rpc, rpc.request_type()), wants_protobuf(request, False))
 
     described: dict[tuple[str, bool], Response[bytes]] = {}  # fixed per game: encoded once
@@ -108,7 +111,9 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
     async def describe_game(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
         protobuf = wants_protobuf(request, False)
         found = described.get((game, protobuf))
+        calls.note_rpc(SERVICE_NAME, "DescribeGame")
         if found is not None:
+            calls.note_game(game)  # only known games are kept
             return Response(found.content, media_type=found.media_type)
         if ":" in game:  # "valhalla:new" is a POST route (or, with an unknown verb, none)
             raise Problem(405, "METHOD_NOT_ALLOWED", f"Method GET is not allowed for {request.url.path}.")
@@ -130,6 +135,7 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
             raise Problem(
                 404, "ROUTE_NOT_FOUND", f"Unknown method ':{verb}' on {RESOURCE}; known methods: {known}."
             )
+        calls.note_rpc(SERVICE_NAME, rpc.name)
         body = await read_body(request)
         content, media_type = answer_post(
             rules,

@@ -16,7 +16,7 @@ from litestar.enums import HttpMethod
 from litestar.handlers import HTTPRouteHandler
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from lawspeaker import errors, http_semantics, protojson, wire
+from lawspeaker import calls, errors, http_semantics, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import decode_request, encode_answer, read_body, set_query, wants_protobuf
 from lawspeaker.http.media import first_header, header_values
@@ -36,6 +36,7 @@ from lawspeaker.sessions.service import SessionApi, bearer
 log = logging.getLogger(__name__)
 
 
+SERVICE_NAME = "SessionService"
 EVENT_STREAM = "text/event-stream"
 SSE_KEEPALIVE_SECONDS = 15.0
 
@@ -56,6 +57,7 @@ def sse_response(first: Message, rest: AsyncIterator[Message]) -> ServerSentEven
         )
 
     def error(err: LawspeakerError) -> ServerSentEventMessage:
+        calls.note_refusal(errors.code_name(err), err.reason)
         problem = {"status": errors.http_status(err), "reason": err.reason, "detail": err.message}
         return ServerSentEventMessage(data=msgspec.json.encode(problem).decode(), event="error")
 
@@ -121,6 +123,7 @@ def bound_handler(
             raise Problem(
                 405, "METHOD_NOT_ALLOWED", f"Method {http_method} is not allowed for {request.url.path}."
             )
+        calls.note_rpc(SERVICE_NAME, rpc.name)
         token = bearer(first_header(request, b"authorization") or None)
         was_protobuf = False
         if rpc.body == "*":
@@ -141,6 +144,7 @@ def bound_handler(
                 )
             setattr(msg, name, value)
         if rpc.streaming:
+            calls.note_streaming()
             updates = stream(rpc, msg, token)
             first = await updates.__anext__()  # errors before the first update are plain HTTP errors
             return with_etag(sse_response(first, updates), etag_of[rpc.name], first)

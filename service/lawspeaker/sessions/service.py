@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from lawspeaker import access
+from lawspeaker import access, calls, metrics
 from lawspeaker.api import RulesApi
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
@@ -210,6 +210,7 @@ class SessionApi:
         entry = self.rules.registry.get(game)
         if not dot or entry is None or not rest or len(session) > MAX_SESSION_ID:
             raise session_not_found(session)
+        calls.note_game(game)
         return entry, SessionKey(session, entry.game.rules_version)
 
     @staticmethod
@@ -289,6 +290,14 @@ class SessionApi:
             out["available"] = False
             out["error"] = err.reason
         return out
+
+    async def read_metrics(self) -> None:
+        """Read what the metrics show of the store now: its live sessions (and the cap)."""
+        try:
+            live: int | None = await self.store.live_sessions()
+        except LawspeakerError:
+            live = None  # the store's round trip metrics say why
+        metrics.sessions_read(self.store.kind, live, self.limits.max_sessions)
 
     async def _admit(self, key: SessionKey) -> None:
         """The quotas a new session must pass: an API key if any is configured, the caller's rate
@@ -579,6 +588,7 @@ class SessionApi:
         key = SessionKey(session, entry.game.rules_version)
         await self._admit(key)
         rev = await self.store.create(key, _ENCODE.encode(record))
+        metrics.session_created(entry.game.id)
         _keep(self._touched, session, time.monotonic(), RECENT_SESSIONS)
         opened = _Opened(entry, key, Loaded(rev, b"", 0), record, None)
         return pb.CreateSessionResponse(
@@ -646,10 +656,12 @@ class SessionApi:
             self._turn_rule(o, state)
             self._chance_rule(o, state, move)
         except core.IllegalMove as err:
+            calls.note_violation(err.violation.reason)
             return pb.SessionValidateMoveResponse(
                 valid=False, violation=self.rules.encode_violation(o.entry, err.violation)
             )
         except LawspeakerError as err:
+            calls.note_violation(err.reason)
             refusal = game_pb2.Violation(reason=err.reason, message=err.message, field="move")
             return pb.SessionValidateMoveResponse(valid=False, violation=refusal)
         violation = core.validate(o.entry.game, state, move)
@@ -660,6 +672,7 @@ class SessionApi:
                 violation = err.violation
         if violation is None:
             return pb.SessionValidateMoveResponse(valid=True)
+        calls.note_violation(violation.reason)
         return pb.SessionValidateMoveResponse(
             valid=False, violation=self.rules.encode_violation(o.entry, violation)
         )
@@ -708,6 +721,7 @@ class SessionApi:
                 "request exactly, a new request needs a new request_id",
                 "REQUEST_ID_REUSED",
             )
+        metrics.replayed(o.entry.game.id)
         raw = await self.store.read_log(o.key, 0, made.log_length)
         if len(raw) != made.log_length:  # deleted or expired since it was read
             raise session_not_found(request.session)
@@ -846,23 +860,28 @@ class SessionApi:
         """The current version, then every new one, as the caller's seat sees it; ends on deletion."""
         _, key = self._key(request.session)
         async with self.store.subscribe(key) as updates:
-            o = await self._open(request.session, token)
-            yield pb.WatchSessionResponse(
-                session=self._session(o, o.record, self._state(o.entry, o.record.state))
-            )
-            last = o.loaded.rev
-            async for note in updates:
-                if note == CLOSED:
-                    return
-                if note == DELETED:
-                    yield pb.WatchSessionResponse(deleted=True)
-                    return
-                rev_text, _, data = note.partition(b":")  # the version as written: none is skipped
-                rev = int(rev_text)
-                if rev <= last:
-                    continue
-                last = rev
-                yield self._watched(o, rev, data)
+            transport = calls.transport()
+            metrics.watch_opened(transport)
+            try:
+                o = await self._open(request.session, token)
+                yield pb.WatchSessionResponse(
+                    session=self._session(o, o.record, self._state(o.entry, o.record.state))
+                )
+                last = o.loaded.rev
+                async for note in updates:
+                    if note == CLOSED:
+                        return
+                    if note == DELETED:
+                        yield pb.WatchSessionResponse(deleted=True)
+                        return
+                    rev_text, _, data = note.partition(b":")  # the version as written: none is skipped
+                    rev = int(rev_text)
+                    if rev <= last:
+                        continue
+                    last = rev
+                    yield self._watched(o, rev, data)
+            finally:
+                metrics.watch_closed(transport)
 
     def _watched(self, o: _Opened, rev: int, data: bytes) -> pb.WatchSessionResponse:
         """Version ``rev`` (its record as published) as ``o.seat`` sees it.
@@ -932,6 +951,7 @@ def _with_rng(state: Any, rng: Any) -> Any:
 
 
 def _stale(session: str, sent: str, current: str) -> LawspeakerError:
+    metrics.write_conflict(session.partition(".")[0])  # a session id _key has checked
     return LawspeakerError(
         ErrorCode.STALE_STATE,
         "SESSION_ETAG_MISMATCH",

@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from lawspeaker import metrics
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.cluster import (
     ClusterWatchers,
@@ -146,6 +147,8 @@ class SessionStore(Protocol):
     ttl: int
     request_id_ttl: int
     request_id_bytes: int
+    kind: str  # "memory", "redis" or "cluster": the store label of its metrics
+    max_watchers: int
 
     async def take(self, bucket: str, per_minute: float, burst: int) -> float:
         """Takes one request from a rate limit (GCRA: ``per_minute`` on average, ``burst`` at once):
@@ -345,6 +348,7 @@ class MemoryStore:
         self.request_id_ttl = ttl if request_id_ttl is None else request_id_ttl
         self.request_id_bytes = request_id_bytes
         self._clock = clock
+        self.kind = "memory"
         self._sessions: dict[SessionKey, _MemorySession] = {}
         # Watch streams, bounded as on Redis (``watchers.WatchQueue``): per session, the ones that
         # still get each version; ``_watching`` counts every stream not yet left, ended or not.
@@ -708,6 +712,9 @@ class RedisStore:
         # ``redis+cluster://`` (sessions.cluster): redis-py's cluster client routes every command by
         # slot (MOVED/ASK followed); watch streams use sharded pub/sub, a connection per primary.
         self.cluster = is_cluster_url(url)
+        self.kind = "cluster" if self.cluster else "redis"  # the store label of its metrics
+        self.max_watchers = max_watchers
+        self.meter = metrics.StoreMeter(self.kind)
         self.watchers: Watchers | ClusterWatchers
         self.client: Any
         self.wait_client: Any
@@ -822,13 +829,13 @@ class RedisStore:
         script = self._quota_scripts["take"]
         interval = max(1, round(60_000 / per_minute))
         key = f"{self.prefix}:rate:{bucket}"
-        wait = await self._guard(lambda: script(keys=[key], args=[interval, burst]))
+        wait = await self._guard("take", lambda: script(keys=[key], args=[interval, burst]))
         return float(wait) / 1000
 
     async def admit(self, key: SessionKey, cap: int) -> Admission:
         script = self._quota_scripts["admit"]
         got = await self._guard(
-            lambda: script(keys=[self.live_key], args=[key.session, self._live_ms(), cap])
+            "admit", lambda: script(keys=[self.live_key], args=[key.session, self._live_ms(), cap])
         )
         if int(got[0]) == 1:
             return Admission(True, int(got[1]))
@@ -836,19 +843,19 @@ class RedisStore:
 
     async def live_sessions(self) -> int:
         script = self._quota_scripts["count"]
-        return int(await self._guard(lambda: script(keys=[self.live_key], args=[])))
+        return int(await self._guard("live_sessions", lambda: script(keys=[self.live_key], args=[])))
 
     async def touch(self, keys: Sequence[SessionKey]) -> None:
         if keys:
             script = self._quota_scripts["touch"]
             args: list[str | int] = [self._live_ms(), *(k.session for k in keys)]
-            await self._guard(lambda: script(keys=[self.live_key], args=args))
+            await self._guard("touch", lambda: script(keys=[self.live_key], args=args))
 
-    async def _script(self, script: Script, key: SessionKey, args: list[Any]) -> Any:
+    async def _script(self, operation: str, script: Script, key: SessionKey, args: list[Any]) -> Any:
         keys, fast = self.keys(key), self._fast
         if fast is not None:
-            return await self._guard(lambda: fast.script(script, keys, args))
-        return await self._guard(lambda: self._scripts[script](keys=keys, args=args))
+            return await self._guard(operation, lambda: fast.script(script, keys, args))
+        return await self._guard(operation, lambda: self._scripts[script](keys=keys, args=args))
 
     def keys(self, key: SessionKey) -> list[str]:
         return [key.name(self.prefix, part) for part in ("record", "log", "idem")]
@@ -856,7 +863,19 @@ class RedisStore:
     def channel(self, key: SessionKey) -> str:
         return key.name(self.prefix, "updates")
 
-    async def _guard(self, call: Callable[[], Awaitable[T]]) -> T:
+    async def _guard(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
+        """One round trip (``operation`` names it in metrics and traces), its failures mapped to
+        UNAVAILABLE where nothing was written."""
+        started = time.perf_counter()
+        ok = False
+        try:
+            got = await self._trip(operation, call)
+            ok = True
+            return got
+        finally:
+            self.meter.record(operation, time.perf_counter() - started, ok)
+
+    async def _trip(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
         from redis import exceptions
 
         try:
@@ -899,7 +918,7 @@ class RedisStore:
             self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
             return 1
 
-        return await self._guard(run_and_wait if self.wait_replicas else run)
+        return await self._guard("create", run_and_wait if self.wait_replicas else run)
 
     def _check_replicated(self, acked: int, what: str, then: str) -> None:
         if acked < self.wait_replicas:
@@ -918,7 +937,7 @@ class RedisStore:
                 self._check_replicated(int(acked), "The move was written", MOVE_OUTCOME)
             return got
 
-        return await self._guard(run)
+        return await self._guard("write", run)
 
     async def durability(self) -> Durability:
         """What an acknowledged write survives, from the server's own settings (CONFIG GET, INFO)."""
@@ -931,7 +950,7 @@ class RedisStore:
             return {_text(k): _text(v) for k, v in config.items()}, int(info.get("connected_slaves", 0))
 
         try:
-            config, replicas = await self._guard(read)
+            config, replicas = await self._guard("durability", read)
         except LawspeakerError:
             raise
         except Exception as err:  # CONFIG is often renamed or refused on managed Redis
@@ -939,7 +958,7 @@ class RedisStore:
         return Durability.of(config, replicas, self.wait_replicas)
 
     async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
-        got: Sequence[Any] = await self._script(_LOAD_SCRIPT, key, [self.ttl, idem_field])
+        got: Sequence[Any] = await self._script("load", _LOAD_SCRIPT, key, [self.ttl, idem_field])
         if not got:
             return None
         replay = Remembered(int(got[3]), int(got[4]), bytes(got[5])) if len(got) > 3 else None
@@ -961,7 +980,7 @@ class RedisStore:
         if self.wait_replicas:
             got: Sequence[Any] = await self._write_and_wait(key, args)
         else:
-            got = await self._script(self._write_script, key, args)
+            got = await self._script("write", self._write_script, key, args)
         status = int(got[0])
         if status == 1:
             return WriteResult(WriteStatus.WRITTEN)
@@ -974,7 +993,8 @@ class RedisStore:
     async def read_log(self, key: SessionKey, start: int, stop: int) -> list[bytes]:
         if stop <= start:
             return []
-        got: list[bytes] = await self._guard(lambda: self.client.lrange(self.keys(key)[1], start, stop - 1))
+        log_key = self.keys(key)[1]
+        got: list[bytes] = await self._guard("read_log", lambda: self.client.lrange(log_key, start, stop - 1))
         return got
 
     async def delete(self, key: SessionKey) -> bool:
@@ -991,7 +1011,7 @@ class RedisStore:
             await self.client.zrem(self.live_key, key.session)  # another slot in a cluster: apart
             return int(deleted)
 
-        return await self._guard(run) > 0
+        return await self._guard("delete", run) > 0
 
     @contextlib.asynccontextmanager
     async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
