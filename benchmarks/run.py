@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import e2e
 import engine
+import observability
 import sessions
 import workers
 
@@ -281,6 +282,7 @@ def main() -> None:
             "",
             *notes(cost),
         ]
+        lines += observability.section(observability.measure(seconds))
     if not args.skip_sessions:
         lines += session_section(seconds, args.against)
     if not args.skip_e2e and not args.skip_sessions and sessions.redis_up():  # workers need Redis

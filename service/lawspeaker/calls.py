@@ -14,6 +14,7 @@ one of the contract's, the reason one of the catalogue's. Nothing here reads a b
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import re
 import secrets
@@ -28,6 +29,7 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+MAX_LOGGED_PATH = 256  # characters of a request's path an access line keeps (a hostile one can be long)
 OTHER = "other"  # service and method of an HTTP route that is no RPC (health, schema, docs, ...)
 REQUEST_ID_HEADER = "x-request-id"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
@@ -57,7 +59,9 @@ class Call:
     __slots__ = (
         "code",
         "game",
+        "http_method",
         "method",
+        "path",
         "reason",
         "request_id",
         "service",
@@ -83,6 +87,8 @@ class Call:
         self.streaming = False
         self.request_id = ""
         self.trace_id = ""
+        self.http_method = ""  # HTTP only, with the access log on: the request's method
+        self.path = ""  # and its path, never its query string (a Connect GET carries the message)
         self.span: Any = None  # the server span, when tracing is on
 
 
@@ -112,6 +118,14 @@ def observing() -> bool:
 
 def tracing() -> Any:
     return _tracing
+
+
+_NO_SPAN: contextlib.nullcontext[None] = contextlib.nullcontext()
+
+
+def rules_span(method: str) -> contextlib.AbstractContextManager[Any]:
+    """A span around the rules work of ``method`` when tracing is on; nothing otherwise."""
+    return _NO_SPAN if _tracing is None else _tracing.rules(method)
 
 
 def logging_calls() -> bool:
@@ -173,6 +187,8 @@ def finish(call: Call) -> None:
     seconds = time.perf_counter() - call.started
     if not call.code:
         call.code = "OK" if 200 <= call.status < 400 or call.status == 0 else http_code(call.status)
+    if _tracing is not None:  # first: it sets the trace id the access log carries
+        _tracing.finished(call)
     if _metrics:
         metrics.request(
             call.transport,
@@ -244,6 +260,8 @@ def http_middleware(app: ASGIApp) -> ASGIApp:
                     traceparent = bytes(value).decode("latin-1")
             call.request_id = request_id_of(request_id)
             call.trace_id = trace_id_of(traceparent)
+            call.http_method = scope["method"]
+            call.path = path if len(path) <= MAX_LOGGED_PATH else path[:MAX_LOGGED_PATH] + "..."
             echo = call.request_id.encode()
         if _tracing is not None:
             call.span = _tracing.current_span()
@@ -251,6 +269,8 @@ def http_middleware(app: ASGIApp) -> ASGIApp:
         async def sending(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 call.status = message["status"]
+                if call.span is not None:  # now: the answer's last message ends the server span
+                    _tracing.finished(call)
                 if echo is not None:
                     message["headers"] = [*message.get("headers", ()), (b"x-request-id", echo)]
             await send(message)

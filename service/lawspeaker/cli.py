@@ -80,6 +80,8 @@ async def serve(
     telemetry = tracing.from_environment()
     calls.configure(metrics_on, logs.access_line if access_log else None, telemetry)
     if metrics_on:
+        if not reuse_port:
+            metrics.forget_ended_processes()
         metrics.watch_gc()
         if metrics_port and not reuse_port:  # a worker's supervisor serves the port for all
             bound = metrics.serve_port(host, metrics_port)

@@ -160,7 +160,9 @@ def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
 
     async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
-            return call(parse(data))
+            request = parse(data)
+            with calls.rules_span(method):
+                return call(request)
         except Exception as err:  # every failure is mapped once, in _fail
             await _fail(context, method, err)
 

@@ -377,6 +377,20 @@ def prepare_directory(directory: str) -> None:
         os.remove(path)
 
 
+def forget_ended_processes() -> None:
+    """In multiprocess mode without a supervisor (one process started with
+    ``PROMETHEUS_MULTIPROC_DIR`` set): drop the files of processes that no longer run, values of an
+    earlier run that would otherwise be added to this one's. (A supervisor empties the directory
+    before its workers start and keeps an ended worker's counts: they are part of the totals.)"""
+    directory = multiprocess_dir()
+    if directory is None:
+        return
+    for path in glob.glob(os.path.join(directory, "*.db")):
+        match = re.search(r"_(\d+)\.db$", path)
+        if match and not os.path.exists(f"/proc/{match[1]}"):
+            os.remove(path)
+
+
 def process_exited(pid: int) -> None:
     """A worker has exited: its live gauges (watch streams, its share of the limit) no longer count."""
     directory = multiprocess_dir()
@@ -384,29 +398,15 @@ def process_exited(pid: int) -> None:
         cast(Any, multiprocess.mark_process_dead)(pid, directory)
 
 
+def defined() -> list[Any]:
+    """Every metric this module defines."""
+    return [m for m in globals().values() if isinstance(m, (Counter, Gauge, Histogram))]
+
+
 def exported_names() -> set[str]:
     """The name of every sample the service can export (``_total``, ``_bucket`` ... included)."""
     names: set[str] = set()
-    for metric in (
-        REQUESTS,
-        DURATION,
-        MOVES_REJECTED,
-        SESSIONS_CREATED,
-        SESSIONS_LIVE,
-        SESSIONS_LIMIT,
-        WATCH_STREAMS,
-        WATCH_LIMIT,
-        WRITE_CONFLICTS,
-        REPLAYS,
-        STORE_CALLS,
-        STORE_ERRORS,
-        STORE_DURATION,
-        STORE_UP,
-        GC_COLLECTIONS,
-        GC_COLLECTED,
-        GC_SECONDS,
-        BUILD,
-    ):
+    for metric in defined():
         names.update(_sample_names(metric))
     for family in ProcessCollector(registry=None).collect():
         names.update(s.name for s in family.samples)

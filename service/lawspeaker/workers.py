@@ -115,6 +115,8 @@ def supervise(
             os.environ[MULTIPROC_ENV] = directory
         from lawspeaker import metrics  # after the variable is set: prometheus-client reads it once
 
+        # Emptied after that import, which made this process's own files for the metrics without
+        # labels: the supervisor records nothing, and so it is neither counted nor listed.
         metrics.prepare_directory(directory)
         if metrics_port:
             try:

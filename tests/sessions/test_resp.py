@@ -88,7 +88,7 @@ def test_transient_error_replies_are_unavailable_and_other_errors_stay_bugs() ->
                 raise ReplyError(reply)
 
             with pytest.raises(LawspeakerError) as caught:
-                await store._guard(fail)
+                await store._guard("test", fail)
             assert caught.value.code is ErrorCode.UNAVAILABLE
             assert caught.value.reason == "SESSION_STORE_UNAVAILABLE"
 
@@ -96,7 +96,7 @@ def test_transient_error_replies_are_unavailable_and_other_errors_stay_bugs() ->
             raise ReplyError("WRONGTYPE Operation against a key holding the wrong kind of value")
 
         with pytest.raises(ReplyError):
-            await store._guard(bug)
+            await store._guard("test", bug)
         await store.close()
 
     asyncio.run(body())

@@ -719,14 +719,14 @@ def test_redis_refusing_to_serve_is_unavailable_too() -> None:
             async def fail(err: Exception = err) -> None:
                 raise err
 
-            caught = await error_of(store._guard(fail))
+            caught = await error_of(store._guard("test", fail))
             assert caught.code is ErrorCode.UNAVAILABLE and caught.reason == "SESSION_STORE_UNAVAILABLE"
 
         async def bug() -> None:
             raise exceptions.ResponseError("WRONGTYPE Operation against a key holding the wrong kind")
 
         with pytest.raises(exceptions.ResponseError):
-            await store._guard(bug)
+            await store._guard("test", bug)
         await store.close()
 
     asyncio.run(body())

@@ -36,11 +36,15 @@ class Servers:
 
 @contextlib.contextmanager
 def run_servers(
-    api: RulesApi | None = None, sessions: Callable[[], SessionApi] | None = None, **http_limits: Any
+    api: RulesApi | None = None,
+    sessions: Callable[[], SessionApi] | None = None,
+    tracing: Any = None,
+    **http_limits: Any,
 ) -> Iterator[Servers]:
     """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration.
 
     ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too;
+    ``tracing`` (a ``lawspeaker.tracing.Tracing``) instruments both as ``lawspeaker serve`` does;
     ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http_limits``).
     """
     loop = asyncio.new_event_loop()
@@ -53,11 +57,15 @@ def run_servers(
         stop = asyncio.Event()
         rules = api if api is not None else RulesApi()
         session_api = sessions() if sessions is not None else None
-        grpc_server, grpc_port = await create_server("127.0.0.1:0", rules, session_api)
+        interceptors = tracing.grpc_interceptors() if tracing is not None else ()
+        grpc_server, grpc_port = await create_server(
+            "127.0.0.1:0", rules, session_api, interceptors=interceptors
+        )
         await grpc_server.start()
+        app = observed(create_app(rules, session_api))  # as `lawspeaker serve` serves it
         http = _EmbeddedServer(
             uvicorn.Config(
-                observed(create_app(rules, session_api)),  # as `lawspeaker serve` serves it
+                tracing.asgi(app) if tracing is not None else app,
                 host="127.0.0.1",
                 port=0,
                 log_level="warning",

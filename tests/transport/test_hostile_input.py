@@ -6,8 +6,8 @@ Random bytes and mutated valid requests go to every method of RulesService and S
 success or a client error: never gRPC UNKNOWN or INTERNAL, never HTTP 500. Bytes that are not the
 request message are INVALID_ARGUMENT with the ErrorInfo reason MALFORMED_PROTOBUF everywhere. No
 status message, problem document, Connect error or error detail carries a Python class name, a
-module or file path or a traceback, and the server logs nothing for any of it (it logs one line per
-HTTP request when access logging is on).
+module or file path or a traceback, and the server logs nothing for any of it (it logs one access
+line per call, on every transport, when access logging is on).
 
 JSON nested 1,000 and 100,000 levels deep (objects and arrays) is refused with 400 /
 invalid_argument and the reason JSON_TOO_DEEP naming the limit, on every JSON entry point.
@@ -146,7 +146,7 @@ class Served:
     proc: subprocess.Popen[bytes]
     grpc_port: int
     http_port: int
-    logs: tuple[Path, Path]  # its stdout (uvicorn's access lines) and stderr (everything else)
+    logs: tuple[Path, Path]  # its stdout (the line naming its ports) and stderr (its log)
     requests: dict[str, Message] = field(default_factory=dict)  # a valid request per method
     token: str = ""
 
@@ -758,7 +758,8 @@ def test_deeply_nested_json_is_refused_naming_the_limit(
 
 
 def test_with_access_logging_a_bad_request_logs_one_line_at_most(tmp_path: Path) -> None:
-    """``--access-log``: one line per HTTP request, bad or not; gRPC logs none; no traceback."""
+    """``--access-log``: one access line per call, bad or not, over gRPC, REST and Connect alike,
+    naming the refusal; nothing else (no traceback, no error line)."""
     running = serve(tmp_path, "--access-log")
     try:
         offset = running.log_size()
@@ -785,6 +786,21 @@ def test_with_access_logging_a_bad_request_logs_one_line_at_most(tmp_path: Path)
         logged = running.log_since(offset).splitlines()
     finally:
         stop(running)
-    # One access line for each HTTP request (status 400), and nothing else: no traceback, no error.
-    assert len(logged) == len(http_requests), "\n".join(logged)
-    assert all(re.search(r'"(POST|GET) \S+ HTTP/1.1" 400', line) for line in logged), "\n".join(logged)
+    # One access line for each call (INVALID_ARGUMENT, HTTP status 400), and nothing else: no
+    # traceback, no error.
+    shown = "\n".join(logged)
+    assert len(logged) == 3 + len(http_requests), shown
+    access = [
+        re.search(r" INFO lawspeaker\.access: (\w+) (.*) INVALID_ARGUMENT \(\w+\) in ", line)
+        for line in logged
+    ]
+    assert all(access), shown
+    said = [(found[1], found[2]) for found in access if found]
+    assert said[:3] == [("grpc", "RulesService/ListGames")] * 3, shown
+    assert said[3:] == [
+        (
+            "rest" if path.startswith("/v1/") else "connect",
+            f"POST {path} 400 RulesService/LegalMoves",  # the game is unread: the body is not parsed
+        )
+        for path, _, _ in http_requests
+    ], shown

@@ -16,7 +16,7 @@ from litestar.enums import HttpMethod
 from litestar.handlers import HTTPRouteHandler
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from lawspeaker import calls, errors, http_semantics, protojson, wire
+from lawspeaker import calls, errors, http_semantics, metrics, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import decode_request, encode_answer, read_body, set_query, wants_protobuf
 from lawspeaker.http.media import first_header, header_values
@@ -181,6 +181,7 @@ async def call_if_match(
             got = await call(GET_SESSION, GET_SESSION.request_type(session=session), token, True)
             etag = got.session.etag
             if etag not in conditions.tags:
+                metrics.write_conflict(session.partition(".")[0])  # refused without a write: count it here
                 return precondition_failed(http_semantics.not_current(session, etag, conditions))
         setattr(msg, "etag", etag)  # noqa: B010
     try:

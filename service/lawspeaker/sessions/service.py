@@ -562,7 +562,8 @@ class SessionApi:
             new.seed = request.seed
         if request.HasField("options"):
             new.options.CopyFrom(request.options)
-        entry, state = self.rules.initial_state(new)
+        with calls.rules_span("NewGame"):
+            entry, state = self.rules.initial_state(new)
         chance = entry.game.chance(state) if request.physical_dice else None
         if chance is not None and any(
             self._draws(entry, state, entry.game.apply(state, c.move)[0]) for c in chance.outcomes
@@ -638,7 +639,8 @@ class SessionApi:
             if chance is not None and o.record.physical_dice:
                 moves: Sequence[Any] = [c.move for c in chance.outcomes]
             else:
-                moves = g.legal_moves(state)
+                with calls.rules_span("LegalMoves"):
+                    moves = g.legal_moves(state)
             out.moves.extend(self.rules.encode_move(entry, m) for m in moves)
         outcome = g.outcome(state)
         if outcome is not None:
@@ -664,7 +666,8 @@ class SessionApi:
             calls.note_violation(err.reason)
             refusal = game_pb2.Violation(reason=err.reason, message=err.message, field="move")
             return pb.SessionValidateMoveResponse(valid=False, violation=refusal)
-        violation = core.validate(o.entry.game, state, move)
+        with calls.rules_span("ValidateMove"):
+            violation = core.validate(o.entry.game, state, move)
         if violation is None and o.record.physical_dice and o.entry.game.chance(state) is not None:
             try:
                 self._physical_rule(o, state, o.entry.game.apply(state, move)[0])
@@ -749,7 +752,8 @@ class SessionApi:
         self._turn_rule(o, state)
         self._chance_rule(o, state, move)
         was_chance = g.chance(state) is not None
-        new_state, events = self.rules.apply_checked(entry, state, move)
+        with calls.rules_span("ApplyMove"):
+            new_state, events = self.rules.apply_checked(entry, state, move)
         self._physical_rule(o, state, new_state)
         drew = self._draws(entry, state, new_state)
         reveals = _hook(g, "reveals")

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from lawspeaker import metrics
+from lawspeaker import calls, metrics
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.cluster import (
     ClusterWatchers,
@@ -868,12 +868,16 @@ class RedisStore:
         UNAVAILABLE where nothing was written."""
         started = time.perf_counter()
         ok = False
+        tracing = calls.tracing()
+        span = tracing.redis(operation, self.kind) if tracing is not None else None
         try:
             got = await self._trip(operation, call)
             ok = True
             return got
         finally:
             self.meter.record(operation, time.perf_counter() - started, ok)
+            if span is not None:
+                tracing.ended(span, ok)
 
     async def _trip(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
         from redis import exceptions
