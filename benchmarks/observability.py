@@ -18,14 +18,23 @@ installed but unconfigured costs nothing measurable (on vs. extra absent within 
 
 from __future__ import annotations
 
+import http.client
+import shutil
+import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from e2e import ROUNDS, Load, Server, alternate, grpc_load, mid_game_request, wrk
+import grpc
+from e2e import ROUNDS, Load, Server, alternate, free_port, grpc_load, mid_game_request, wait_for, wrk
 from google.protobuf import json_format
+
+from lawspeaker.v1 import rules_service_pb2_grpc
 
 METRICS_COST_GOAL = 0.05  # metrics may cost at most 5% of requests/s
 # A process in which the otel extra cannot be imported, as where it is not installed.
@@ -42,9 +51,104 @@ CONFIGS = ("metrics off", "metrics on", "metrics on, otel extra absent")
 class Result:
     rest: dict[str, Load]
     grpc: dict[str, Load]
+    instructions: dict[str, dict[str, int]] | None = None  # per config, per load: per call
+    rounds: int = ROUNDS
+    each: int = 1  # seconds of each round
 
 
-def measure(seconds: int = 8, rounds: int = ROUNDS) -> Result:
+CALLS_COUNTED = 200  # calls per load whose instructions are counted (after 50 to warm up)
+
+
+def instructions(calls: int = CALLS_COUNTED) -> dict[str, dict[str, int]] | None:
+    """Instructions the server executes per call, metrics off and on (valgrind's callgrind, switched
+    on for the measured calls only): exact and repeatable, whatever else the machine does, where
+    requests/s move by several percent from round to round. None without valgrind."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        return None
+    request = mid_game_request()
+    body = json_format.MessageToJson(request, indent=None)
+    out: dict[str, dict[str, int]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, extra in (("metrics off", ["--no-metrics"]), ("metrics on", [])):
+            out[name] = _counted(extra, calls, Path(tmp), request, body)
+    return out
+
+
+def _counted(extra: list[str], calls: int, tmp: Path, request: Any, body: str) -> dict[str, int]:
+    grpc_port, http_port = free_port(), free_port()
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={tmp}/callgrind.%p",
+        sys.executable,
+        "-m",
+        "lawspeaker",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--grpc-port",
+        str(grpc_port),
+        "--http-port",
+        str(http_port),
+        *extra,
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not wait_for(http_port, grpc_port, seconds=300):
+            raise RuntimeError("the server did not start under valgrind")
+        connection = http.client.HTTPConnection("127.0.0.1", http_port)
+        channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
+        stub = rules_service_pb2_grpc.RulesServiceStub(channel)
+
+        def rest(path: str, data: str | None) -> None:
+            if data is None:
+                connection.request("GET", path)
+            else:
+                connection.request("POST", path, body=data, headers={"content-type": "application/json"})
+            answer = connection.getresponse()
+            answer.read()
+            assert answer.status == 200, answer.status
+
+        loads: dict[str, Callable[[], object]] = {
+            "REST GET /healthz": lambda: rest("/healthz", None),
+            "REST POST :applyMove": lambda: rest("/v1/games/valhalla:applyMove", body),
+            "gRPC ApplyMove": lambda: stub.ApplyMove(request),
+        }
+        got = {}
+        for name, call in loads.items():
+            for _ in range(50):
+                call()
+            control = ["callgrind_control"]
+            subprocess.run([*control, "--zero", str(proc.pid)], capture_output=True, check=True)
+            subprocess.run([*control, "--instr=on", str(proc.pid)], capture_output=True, check=True)
+            for _ in range(calls):
+                call()
+            before = set(tmp.glob(f"callgrind.{proc.pid}*"))
+            subprocess.run([*control, "--dump", str(proc.pid)], capture_output=True, check=True)
+            subprocess.run([*control, "--instr=off", str(proc.pid)], capture_output=True, check=True)
+            total = 0
+            for path in set(tmp.glob(f"callgrind.{proc.pid}*")) - before:
+                for line in path.read_text().splitlines():
+                    if line.startswith(("summary:", "totals:")):
+                        total += int(line.split()[1])
+                        break
+            got[name] = total // calls
+        channel.close()
+        connection.close()
+        return got
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+OBSERVABILITY_ROUNDS = 8  # more than e2e's: the cost measured is as small as the noise of a round
+
+
+def measure(seconds: int = 24, rounds: int = OBSERVABILITY_ROUNDS, count: bool = True) -> Result:
     request = mid_game_request()
     body = json_format.MessageToJson(request, indent=None).encode()
     each = max(1, round(seconds / rounds))
@@ -69,7 +173,7 @@ def measure(seconds: int = 8, rounds: int = ROUNDS) -> Result:
     finally:
         for server in servers.values():
             server.stop()
-    return Result(rest, grpc)
+    return Result(rest, grpc, instructions() if count else None, rounds, each)
 
 
 def section(result: Result) -> list[str]:
@@ -81,7 +185,8 @@ def section(result: Result) -> list[str]:
         "connections; a grpc.aio client, 16 concurrent calls), the same mid-game Valhalla ApplyMove. "
         "*metrics off*: `--no-metrics`. *metrics on*: the default, with the `lawspeaker[otel]` extra "
         "installed and no `OTEL_*` variable set. *otel extra absent*: the same in a process where "
-        f"`import opentelemetry` fails. {ROUNDS} alternating rounds; requests/s and p50 are the mean "
+        f"`import opentelemetry` fails. {result.rounds} alternating rounds of {result.each} s; "
+        "requests/s and p50 are the mean "
         "of the rounds, p99 the worst round. Goal (issue 17): metrics cost at most 5% of requests/s; "
         "the extra installed but unconfigured costs nothing measurable.",
         "",
@@ -101,6 +206,31 @@ def section(result: Result) -> list[str]:
                 f"| {transport} | {name} | {load.rps:,.0f} | {load.p50_ms:.2f} | {load.p99_ms:.2f} | "
                 f"{load.errors} | {ratio:.3f}x | {goal} | {met} |"
             )
+    if result.instructions is not None:
+        off, on = result.instructions["metrics off"], result.instructions["metrics on"]
+        lines += [
+            "",
+            "Requests/s of one configuration move by several percent from round to round on this "
+            "machine, as much as the cost measured. The instructions the server executes per call do "
+            f"not: counted by valgrind's callgrind over {CALLS_COUNTED} calls of each load (after 50 "
+            "to warm up), one at a time, in a server started under valgrind with `--no-metrics` and "
+            "one without (`benchmarks/observability.py`, `instructions`):",
+            "",
+            "| call | instructions, metrics off | metrics on | ratio | goal | met |",
+            "|---|---:|---:|---:|---:|:---:|",
+        ]
+        for name in off:
+            ratio = on[name] / off[name]
+            goal = name != "REST GET /healthz"
+            lines.append(
+                f"| {name} | {off[name]:,} | {on[name]:,} | {ratio:.3f}x | "
+                f"{f'<= {1 + METRICS_COST_GOAL:.2f}x' if goal else ''} | "
+                f"{('yes' if ratio <= 1 + METRICS_COST_GOAL else 'NO') if goal else ''} |"
+            )
+        lines.append(
+            "\n`GET /healthz` does nothing but answer: what metrics add to it is their whole cost per "
+            "call, the same on a call that does work."
+        )
     for transport, loads in (("REST", result.rest), ("gRPC", result.grpc)):
         on, absent = loads["metrics on"], loads["metrics on, otel extra absent"]
         lines.append(

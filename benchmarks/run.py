@@ -282,7 +282,9 @@ def main() -> None:
             "",
             *notes(cost),
         ]
-        lines += observability.section(observability.measure(seconds))
+        lines += observability.section(
+            observability.measure(8, 2, count=False) if args.quick else observability.measure()
+        )
     if not args.skip_sessions:
         lines += session_section(seconds, args.against)
     if not args.skip_e2e and not args.skip_sessions and sessions.redis_up():  # workers need Redis

@@ -19,6 +19,7 @@ Exit status 1 on any problem, each printed.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import shutil
@@ -98,6 +99,39 @@ def selected_names(expr: str) -> tuple[set[str], list[str]]:
     return names, problems
 
 
+TARGET_LABELS = frozenset({"job", "instance"})  # the labels Prometheus adds to every series it scrapes
+
+
+@functools.cache
+def known_labels() -> dict[str, frozenset[str]]:
+    """The labels each known name may be selected by: the service's own and Prometheus's target
+    labels (``up`` has only those)."""
+    labels = {name: found | TARGET_LABELS for name, found in metrics.exported_labels().items()}
+    labels.update({name: TARGET_LABELS for name in PROMETHEUS_NAMES})
+    return labels
+
+
+def unknown_labels(expr: str) -> list[str]:
+    """The label matchers of ``expr`` on a label its metric does not carry (a matcher that selects
+    nothing, silently: an empty panel, an alert that never fires)."""
+    try:
+        tree = promql_parser.parse(expr)
+    except ValueError:
+        return []  # reported by selected_names
+    labels = known_labels()
+    out: list[str] = []
+
+    def visit(node: promql_parser.Expr) -> bool:
+        if isinstance(node, promql_parser.VectorSelector) and node.name in labels:
+            for matcher in node.matchers.matchers:
+                if matcher.name != "__name__" and matcher.name not in labels[node.name]:
+                    out.append(f"{node.name}{{{matcher.name}}}")
+        return True
+
+    promql_parser.walk(tree, visit)
+    return out
+
+
 def unknown_names(names: set[str], known: frozenset[str]) -> list[str]:
     """The names (and ``~regex`` name matchers) among ``names`` that match nothing in ``known``."""
     out = []
@@ -117,6 +151,8 @@ def check_expr(where: str, expr: str, known: frozenset[str]) -> list[str]:
     out = [f"{where}: {p}" for p in problems]
     for name in unknown_names(names, known):
         out.append(f"{where}: uses {name}, which the service does not export")
+    for selector in unknown_labels(expr):
+        out.append(f"{where}: selects by label {selector}, which that metric does not carry")
     if not names and not problems:
         out.append(f"{where}: selects no metric")
     return out

@@ -174,15 +174,28 @@ async def serve(
     http.should_exit = True
     await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
     await sessions.close()
+    if metrics_on:
+        metrics.flush()  # the last calls count too (a worker's files outlive it)
     stopped.cancel()
     log.info("lawspeaker stopped")
 
 
 async def _read_metrics(sessions: SessionApi) -> None:
-    """Keep the store's gauges (live sessions, its availability) fresh between scrapes."""
+    """Keep the metrics fresh between scrapes: the calls counted since the last flush, every
+    second, and the store's gauges (live sessions, its availability) every METRICS_READ_SECONDS."""
+    from lawspeaker import metrics
+
+    loop = asyncio.get_running_loop()
+    read_at = loop.time()
     while True:
-        await sessions.read_metrics()
-        await asyncio.sleep(METRICS_READ_SECONDS)
+        try:
+            metrics.flush()
+            if loop.time() >= read_at:
+                read_at = loop.time() + METRICS_READ_SECONDS
+                await sessions.read_metrics()
+        except Exception:  # a bug here must not stop the metrics for the life of the process
+            log.exception("updating the metrics failed")
+        await asyncio.sleep(metrics.FLUSH_SECONDS)
 
 
 def _version() -> str:

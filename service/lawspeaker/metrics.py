@@ -19,6 +19,7 @@ dashboard and alerts in ``deploy/observability/`` sum over it.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import glob
 import os
@@ -185,23 +186,58 @@ def set_enabled(on: bool) -> None:
 
 # --------------------------------------------------------------------------- recording
 
-_requests: dict[tuple[str, str, str, str, str], Any] = {}
-_durations: dict[tuple[str, str, str, str], Any] = {}
+# The calls answered since the last flush, counted in plain Python: what every call records, so its
+# cost is two dict lookups and a bisect, not prometheus-client's locks and checks (about a third of
+# what metrics cost a REST call). ``flush`` hands them to the metrics: on every scrape of the HTTP
+# port, and every FLUSH_SECONDS from ``lawspeaker serve`` (the other workers' share of a scrape, and
+# a ``--metrics-port`` served from another thread). Only the event loop's thread records and flushes.
+FLUSH_SECONDS = 1.0
+_counts: dict[tuple[str, str, str, str, str], int] = {}
+_timings: dict[tuple[str, str, str, str], list[float]] = {}  # sum, then one count per bucket (+Inf last)
+_BOUNDS = LATENCY_BUCKETS
 
 
 def request(transport: str, service: str, method: str, game: str, code: str, seconds: float | None) -> None:
-    """One call answered; ``seconds`` is None for a stream (not observed in the histogram)."""
+    """One call answered; ``seconds`` is None for a stream (not observed in the histogram). Counted
+    here until the next :func:`flush`."""
     key = (transport, service, method, game, code)
-    child = _requests.get(key)
-    if child is None:
-        child = _requests[key] = REQUESTS.labels(*key)
-    child.inc()
+    _counts[key] = _counts.get(key, 0) + 1
     if seconds is not None:
-        dkey = (transport, service, method, game)
-        timer = _durations.get(dkey)
-        if timer is None:
-            timer = _durations[dkey] = DURATION.labels(*dkey)
-        timer.observe(seconds)
+        timing = _timings.get((transport, service, method, game))
+        if timing is None:
+            timing = _timings[(transport, service, method, game)] = [0.0] * (len(_BOUNDS) + 2)
+        timing[0] += seconds
+        timing[1 + bisect.bisect_left(_BOUNDS, seconds)] += 1  # the first bucket it fits, as observe
+
+
+def flush() -> None:
+    """Add the calls counted since the last flush to REQUESTS and DURATION."""
+    global _counts, _timings
+    if not _counts and not _timings:
+        return
+    counts, _counts = _counts, {}
+    timings, _timings = _timings, {}
+    for key, n in counts.items():
+        REQUESTS.labels(*key).inc(n)
+    for dkey, timing in timings.items():
+        _add_observations(DURATION.labels(*dkey), timing)
+
+
+def _add_observations(child: Any, timing: list[float]) -> None:
+    """What ``observe`` would have done for each call of ``timing``, in one step per bucket: the
+    histogram's own values (non-cumulative buckets, the sum), which prometheus-client keeps in
+    ``_buckets`` and ``_sum`` (its API observes one value at a time). ``test_metrics_flush`` holds
+    the exposition equal to observing each value, so a change of those internals fails a test."""
+    buckets, total = getattr(child, "_buckets", None), getattr(child, "_sum", None)
+    if buckets is None or total is None or len(buckets) != len(timing) - 1:  # internals changed
+        for bound, count in zip((*_BOUNDS, _BOUNDS[-1] * 2), timing[1:], strict=True):
+            for _ in range(int(count)):
+                child.observe(bound)  # each call at its bucket's bound: the sum is then approximate
+        return
+    total.inc(timing[0])
+    for value, count in zip(buckets, timing[1:], strict=True):
+        if count:
+            value.inc(count)
 
 
 def rejected(game: str, method: str, reason: str) -> None:
@@ -360,7 +396,9 @@ def exposition_registry() -> CollectorRegistry:
 
 
 def render() -> bytes:
-    """The Prometheus text exposition of this process, or of every worker in multiprocess mode."""
+    """The Prometheus text exposition of this process, or of every worker in multiprocess mode
+    (this process's calls flushed first; the others' within FLUSH_SECONDS)."""
+    flush()
     return generate_latest(exposition_registry())
 
 
@@ -412,6 +450,20 @@ def exported_names() -> set[str]:
         names.update(s.name for s in family.samples)
         names.add(family.name)
     return names
+
+
+def exported_labels() -> dict[str, frozenset[str]]:
+    """The labels each sample name of :func:`exported_names` carries (``le`` on buckets; ``pid`` on
+    process metrics, which only ``--workers`` adds). Prometheus adds ``job`` and ``instance``."""
+    out: dict[str, frozenset[str]] = {}
+    for metric in defined():
+        labels = frozenset(metric._labelnames)
+        for name in _sample_names(metric):
+            out[name] = labels | ({"le"} if name.endswith("_bucket") else set())
+    for family in ProcessCollector(registry=None).collect():
+        for name in {family.name, *(s.name for s in family.samples)}:
+            out[name] = frozenset({"pid"})
+    return out
 
 
 def _sample_names(metric: Any) -> Iterable[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+import redis
 import uvicorn
 
 from lawspeaker.api import RulesApi
@@ -22,6 +24,17 @@ from lawspeaker.http_limits import http_protocol
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import rules_service_pb2_grpc
+
+REDIS_URL = "redis://127.0.0.1:6379/0"  # the machine's Redis, which the tests that need one use
+
+
+@functools.cache
+def redis_up() -> bool:
+    """Whether Redis answers at REDIS_URL (asked once per test process)."""
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
+    except redis.RedisError:
+        return False
 
 
 @dataclass

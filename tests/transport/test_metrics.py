@@ -33,19 +33,9 @@ from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
 
-from .conftest import Servers, run_servers
+from .conftest import REDIS_URL, Servers, redis_up, run_servers
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def _redis_up() -> bool:
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
-    except redis.RedisError:
-        return False
-
-
-REDIS_UP = _redis_up()
+REDIS_UP = redis_up()
 pytestmark = pytest.mark.transport
 
 RULES = "RulesService"  # the service label: the service's name in the contract

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import grpc
@@ -26,20 +27,13 @@ from sessions.ports import free_port
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import rules_service_pb2_grpc
 
+from .conftest import REDIS_URL, redis_up
 from .test_metrics import Samples, parse, raw_watch, scrape, value
 from .test_serve_command import serving, start
-from .test_workers import LOOPBACK, REDIS_URL, Group, gone, stop, wait_until, workers
-
-
-def _redis_up() -> bool:
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
-    except redis.RedisError:
-        return False
-
+from .test_workers import LOOPBACK, Group, gone, stop, wait_until, workers
 
 pytestmark = pytest.mark.transport
-needs_redis = pytest.mark.skipif(not _redis_up(), reason=f"needs Redis at {REDIS_URL}")
+needs_redis = pytest.mark.skipif(not redis_up(), reason=f"needs Redis at {REDIS_URL}")
 
 REQUESTS = "lawspeaker_requests_total"
 RULES = "RulesService"
@@ -95,14 +89,22 @@ def spread_calls(group: Group, directory: Path) -> dict[str, int]:
     """REST and gRPC calls over new connections until each worker answered some (the kernel picks the
     worker of each connection); how many of each were made."""
     made = {"rest": 0, "grpc": 0}
-    for _ in range(100):
+    deadline = time.monotonic() + 30  # a worker writes its counts to its files every second
+    while time.monotonic() < deadline:
         rest_call(group.base_url)
         grpc_call(group.grpc_port)
         made["rest"] += 1
         made["grpc"] += 1
         if made["rest"] >= 4 and all(own_calls(directory, pid) for pid in group.workers()):
             return made
-    pytest.fail("200 connections all went to one worker")
+        time.sleep(0.02)
+    pytest.fail(f"{made['rest'] + made['grpc']} connections in 30 s all went to one worker")
+
+
+def settled(url: str, made: dict[str, int]) -> None:
+    """Wait until a scrape of ``url`` counts the calls ``made``: each worker adds its calls to the
+    metrics within a second (``metrics.FLUSH_SECONDS``), the one answering a scrape at once."""
+    wait_until(lambda: rules_calls(scrape(url)) == made, seconds=10, what=f"{made} counted at {url}")
 
 
 def serving_workers(group: Group) -> set[int]:
@@ -149,6 +151,7 @@ def test_any_worker_s_scrape_shows_every_worker_and_a_killed_worker_s_live_gauge
         pids = serving_workers(group)
         directory = multiproc_dir(next(iter(pids)))
         made = spread_calls(group, directory)
+        settled(group.base_url, {**made, "connect": 0})
         for _ in range(6):  # each scrape over a new connection: either worker answers it
             samples = scrape(group.base_url)
             assert rules_calls(samples) == {**made, "connect": 0}
@@ -195,6 +198,7 @@ def test_the_supervisor_s_metrics_port_serves_every_worker_and_the_http_port_doe
     with workers(2, "--metrics-port", str(port)) as group:
         pids = serving_workers(group)
         made = spread_calls(group, multiproc_dir(next(iter(pids))))
+        settled(f"http://127.0.0.1:{port}", {**made, "connect": 0})
         for _ in range(4):
             samples = scrape(f"http://127.0.0.1:{port}")
             assert rules_calls(samples) == {**made, "connect": 0}
@@ -215,7 +219,7 @@ def test_an_operator_s_multiprocess_directory_is_emptied_of_an_earlier_run_s_val
             sys.executable,
             "-c",
             "from lawspeaker import metrics; "
-            "metrics.request('rest', 'RulesService', 'NewGame', 'valhalla', 'OK', 0.001)",
+            "metrics.request('rest', 'RulesService', 'NewGame', 'valhalla', 'OK', 0.001); metrics.flush()",
         ],
         env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(directory)},
         check=True,
@@ -231,7 +235,7 @@ def test_an_operator_s_multiprocess_directory_is_emptied_of_an_earlier_run_s_val
     try:
         serving_workers(group)
         rest_call(group.base_url)
-        assert rules_calls(scrape(group.base_url)) == {"rest": 1, "grpc": 0, "connect": 0}
+        settled(group.base_url, {"rest": 1, "grpc": 0, "connect": 0})
     finally:
         stop(proc)
         client = redis.Redis.from_url(REDIS_URL)
@@ -249,6 +253,7 @@ def test_no_metrics_serves_no_metrics_and_a_metrics_port_serves_them_in_one_proc
         before = scrape(f"http://127.0.0.1:{port}")
         rest_call(elsewhere)
         assert httpx.get(f"{elsewhere}/metrics", timeout=10).status_code == 404
+        settled(f"http://127.0.0.1:{port}", {**rules_calls(before), "rest": rules_calls(before)["rest"] + 1})
         after = scrape(f"http://127.0.0.1:{port}")
         assert rules_calls(after)["rest"] - rules_calls(before)["rest"] == 1
         assert value(after, "process_resident_memory_bytes") > 0

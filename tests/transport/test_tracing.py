@@ -36,22 +36,14 @@ from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
 
-from .conftest import run_servers
+from .conftest import REDIS_URL, redis_up, run_servers
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 pytestmark = pytest.mark.transport
 CAST = {"valhalla": {"cast": {}}}  # the first move of a fresh two-player Valhalla game (seed 42)
 APPLY = "SessionApplyMove"
 
 
-def _redis_up() -> bool:
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
-    except redis.RedisError:
-        return False
-
-
-REDIS_UP = _redis_up()
+REDIS_UP = redis_up()
 
 
 @dataclass

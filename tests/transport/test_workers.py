@@ -28,21 +28,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from lawspeaker.v1 import game_pb2, session_service_pb2_grpc
 from lawspeaker.v1 import session_service_pb2 as spb
 
+from .conftest import REDIS_URL, redis_up
 from .test_serve_command import start
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def _redis_up() -> bool:
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5).ping())
-    except redis.RedisError:
-        return False
-
 
 pytestmark = [
     pytest.mark.transport,
-    pytest.mark.skipif(not _redis_up(), reason=f"needs Redis at {REDIS_URL}"),
+    pytest.mark.skipif(not redis_up(), reason=f"needs Redis at {REDIS_URL}"),
 ]
 
 LOOPBACK = ["--host", "127.0.0.1"]

@@ -144,6 +144,20 @@ def test_a_rule_naming_a_metric_the_service_does_not_export_fails(
     ]
 
 
+def test_a_label_the_metric_does_not_carry_fails(check: ModuleType, alerts: dict[str, Any]) -> None:
+    """A matcher on a label the metric lacks selects nothing: the panel stays empty, the alert
+    never fires. The duration histogram has no ``code`` label (the request counter has)."""
+    rule = _rule(alerts, "LawspeakerHighLatency")
+    rule["expr"] = rule["expr"].replace(
+        "lawspeaker_request_duration_seconds_bucket{", 'lawspeaker_request_duration_seconds_bucket{code="OK",'
+    )
+    problems = check.check_rules(alerts, check.known_names())
+    assert problems == [
+        "alerts.yaml: group lawspeaker, rule 1 (LawspeakerHighLatency): expr: selects by label"
+        " lawspeaker_request_duration_seconds_bucket{code}, which that metric does not carry"
+    ]
+
+
 def test_a_metric_named_by_a_name_matcher_is_checked_too(check: ModuleType, alerts: dict[str, Any]) -> None:
     known = check.known_names()
     _rule(alerts, "LawspeakerSessionStoreDown")["expr"] = '{__name__="lawspeaker_store_upp"} == 0'
