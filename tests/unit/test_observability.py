@@ -226,7 +226,7 @@ def test_a_broken_dashboard_expression_and_an_undefined_variable_fail(
         f"dashboard.json: panel 'GC time' (id {panel['id']}), target A: does not parse:"
     )
     _panel(dashboard, "GC time")["targets"][0]["expr"] = (
-        'sum(rate(lawspeaker_gc_seconds_total{pod=~"$pod"}[5m]))'
+        'sum(rate(lawspeaker_gc_seconds_total{instance=~"$pod"}[5m]))'
     )
     assert check.check_dashboard(dashboard, check.known_names()) == [
         f"dashboard.json: panel 'GC time' (id {panel['id']}), target A:"
