@@ -69,12 +69,18 @@ def instructions(calls: int = CALLS_COUNTED) -> dict[str, dict[str, int]] | None
     body = json_format.MessageToJson(request, indent=None)
     out: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, extra in (("metrics off", ["--no-metrics"]), ("metrics on", [])):
-            out[name] = _counted(extra, calls, Path(tmp), request, body)
+        for name, extra, program in (
+            ("metrics off", ["--no-metrics"], None),
+            ("metrics on", [], None),
+            ("metrics on, otel extra absent", [], WITHOUT_OTEL[1:]),
+        ):
+            out[name] = _counted(extra, calls, Path(tmp), request, body, program)
     return out
 
 
-def _counted(extra: list[str], calls: int, tmp: Path, request: Any, body: str) -> dict[str, int]:
+def _counted(
+    extra: list[str], calls: int, tmp: Path, request: Any, body: str, program: list[str] | None = None
+) -> dict[str, int]:
     grpc_port, http_port = free_port(), free_port()
     command = [
         "valgrind",
@@ -82,8 +88,7 @@ def _counted(extra: list[str], calls: int, tmp: Path, request: Any, body: str) -
         "--instr-atstart=no",
         f"--callgrind-out-file={tmp}/callgrind.%p",
         sys.executable,
-        "-m",
-        "lawspeaker",
+        *(program or ["-m", "lawspeaker"]),
         "serve",
         "--host",
         "127.0.0.1",
@@ -208,6 +213,7 @@ def section(result: Result) -> list[str]:
             )
     if result.instructions is not None:
         off, on = result.instructions["metrics off"], result.instructions["metrics on"]
+        absent = result.instructions["metrics on, otel extra absent"]
         lines += [
             "",
             "Requests/s of one configuration move by several percent from round to round on this "
@@ -216,8 +222,9 @@ def section(result: Result) -> list[str]:
             "to warm up), one at a time, in a server started under valgrind with `--no-metrics` and "
             "one without (`benchmarks/observability.py`, `instructions`):",
             "",
-            "| call | instructions, metrics off | metrics on | ratio | goal | met |",
-            "|---|---:|---:|---:|---:|:---:|",
+            "| call | instructions, metrics off | metrics on | ratio | goal | met | metrics on, otel extra "
+            "absent | extra installed against absent |",
+            "|---|---:|---:|---:|---:|:---:|---:|---:|",
         ]
         for name in off:
             ratio = on[name] / off[name]
@@ -225,7 +232,8 @@ def section(result: Result) -> list[str]:
             lines.append(
                 f"| {name} | {off[name]:,} | {on[name]:,} | {ratio:.3f}x | "
                 f"{f'<= {1 + METRICS_COST_GOAL:.2f}x' if goal else ''} | "
-                f"{('yes' if ratio <= 1 + METRICS_COST_GOAL else 'NO') if goal else ''} |"
+                f"{('yes' if ratio <= 1 + METRICS_COST_GOAL else 'NO') if goal else ''} | "
+                f"{absent[name]:,} | {on[name] / absent[name]:.3f}x |"
             )
         lines.append(
             "\n`GET /healthz` does nothing but answer: what metrics add to it is their whole cost per "
