@@ -237,6 +237,19 @@ _REQUEST_ID_BYTES = REQUEST_ID_HEADER.encode()
 _TRACEPARENT_BYTES = b"traceparent"
 
 
+def scope_headers(scope: Scope, first: bytes, second: bytes) -> tuple[str | None, str | None]:
+    """The first value of each of two headers (lower-case names) of an ASGI request, None when it
+    has none: one pass over the headers, for the middlewares that read two of them."""
+    one = two = None
+    for name, value in scope["headers"]:
+        lowered = name.lower()
+        if lowered == first and one is None:
+            one = bytes(value).decode("latin-1")
+        elif lowered == second and two is None:
+            two = bytes(value).decode("latin-1")
+    return one, two
+
+
 def http_middleware(app: ASGIApp) -> ASGIApp:
     """The ASGI middleware opening a record for every HTTP request (REST or Connect, by path).
 
@@ -251,13 +264,7 @@ def http_middleware(app: ASGIApp) -> ASGIApp:
         call = Call("connect" if path.startswith(_CONNECT_PREFIX) else "rest")
         echo: bytes | None = None
         if _access_log is not None:
-            request_id = traceparent = None
-            for name, value in scope["headers"]:
-                lowered = name.lower()
-                if lowered == _REQUEST_ID_BYTES and request_id is None:
-                    request_id = bytes(value).decode("latin-1")
-                elif lowered == _TRACEPARENT_BYTES and traceparent is None:
-                    traceparent = bytes(value).decode("latin-1")
+            request_id, traceparent = scope_headers(scope, _REQUEST_ID_BYTES, _TRACEPARENT_BYTES)
             call.request_id = request_id_of(request_id)
             call.trace_id = trace_id_of(traceparent)
             call.http_method = scope["method"]

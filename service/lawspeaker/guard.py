@@ -23,7 +23,7 @@ import grpc
 import msgspec
 from grpc_status import rpc_status
 
-from lawspeaker import errors
+from lawspeaker import calls, errors
 from lawspeaker.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, Access, Caller, grpc_peer_address
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.http.problems import problem_of
@@ -39,18 +39,6 @@ RULES_REST = "/v1/games"
 RULES_RPC = "/lawspeaker.v1.RulesService/"
 _API_KEY = API_KEY_HEADER.encode()
 _FORWARDED = FORWARDED_FOR.encode()
-
-
-def _headers(scope: Scope) -> tuple[str | None, str | None]:
-    """The API key and X-Forwarded-For headers of a request (the first of each)."""
-    key = forwarded = None
-    for name, value in scope["headers"]:
-        lowered = name.lower()
-        if lowered == _API_KEY and key is None:
-            key = bytes(value).decode("latin-1")
-        elif lowered == _FORWARDED and forwarded is None:
-            forwarded = bytes(value).decode("latin-1")
-    return key, forwarded
 
 
 async def _refuse(send: Send, err: LawspeakerError, connect: bool) -> None:
@@ -84,7 +72,7 @@ def http_middleware(access: Access) -> Callable[[Any], Any]:
             ):
                 await app(scope, receive, send)
                 return
-            key, forwarded = _headers(scope)
+            key, forwarded = calls.scope_headers(scope, _API_KEY, _FORWARDED)
             client = scope.get("client")
             try:
                 caller = access.caller(key, client[0] if client else None, forwarded, key_required=True)
