@@ -84,7 +84,11 @@ async def serve(
             metrics.forget_ended_processes()
         metrics.watch_gc()
         if metrics_port and not reuse_port:  # a worker's supervisor serves the port for all
-            bound = metrics.serve_port(host, metrics_port)
+            try:
+                bound = metrics.serve_port(host, metrics_port)
+            except OSError as err:
+                listen.close(http_sockets)
+                raise listen.metrics_unavailable(host, metrics_port, err) from None
             log.info("metrics on http://%s:%d/metrics", host, bound)
     api = RulesApi()
     store: SessionStore

@@ -97,6 +97,11 @@ def grpc_unavailable(host: str, port: int, err: OSError) -> PortUnavailable:
     return _unavailable("gRPC", "--grpc-port", host, port, err)
 
 
+def metrics_unavailable(host: str, port: int, err: OSError) -> PortUnavailable:
+    """The error of a ``--metrics-port`` that cannot be listened on."""
+    return _unavailable("metrics", "--metrics-port", host, port, err)
+
+
 def close(sockets: list[socket.socket]) -> None:
     for sock in sockets:
         with contextlib.suppress(OSError):

@@ -122,8 +122,10 @@ def supervise(
             try:
                 bound = metrics.serve_port(host, metrics_port)
             except OSError as err:
-                log.error("cannot serve metrics on %s:%d: %s", host, metrics_port, err)
+                log.error("%s", listen.metrics_unavailable(host, metrics_port, err))
                 ports.close()
+                if own_directory is not None:
+                    shutil.rmtree(own_directory, ignore_errors=True)
                 return 1
             log.info("metrics of every worker on http://%s:%d/metrics", host, bound)
     command = [

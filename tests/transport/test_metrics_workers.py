@@ -30,7 +30,7 @@ from lawspeaker.v1 import rules_service_pb2_grpc
 from .conftest import REDIS_URL, redis_up
 from .test_metrics import Samples, parse, raw_watch, scrape, value
 from .test_serve_command import serving, start
-from .test_workers import LOOPBACK, Group, gone, stop, wait_until, workers
+from .test_workers import LOOPBACK, Group, gone, run_to_end, stop, wait_until, workers
 
 pytestmark = pytest.mark.transport
 needs_redis = pytest.mark.skipif(not redis_up(), reason=f"needs Redis at {REDIS_URL}")
@@ -258,3 +258,23 @@ def test_no_metrics_serves_no_metrics_and_a_metrics_port_serves_them_in_one_proc
         assert rules_calls(after)["rest"] - rules_calls(before)["rest"] == 1
         assert value(after, "process_resident_memory_bytes") > 0
         assert value(after, "lawspeaker_gc_collections_total") > 0
+
+
+@pytest.mark.parametrize("processes", ["one", "workers"])
+def test_a_metrics_port_in_use_is_one_line_naming_it_and_exit_1(processes: str) -> None:
+    """As for the other two ports: a metrics port that cannot be listened on stops the command
+    before it serves, with one line naming the port and the flag, no traceback."""
+    if processes == "workers" and not redis_up():
+        pytest.skip(f"needs Redis at {REDIS_URL}")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        more = ["--workers", "2", "--redis-url", REDIS_URL] if processes == "workers" else []
+        code, out, err = run_to_end(
+            [*LOOPBACK, "--grpc-port", "0", "--http-port", "0", "--metrics-port", str(port), *more]
+        )
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 1 and len(lines) == 1, err
+    assert str(port) in lines[0] and "in use" in lines[0] and "--metrics-port" in lines[0], lines[0]
+    assert not out.strip() and "Traceback" not in err
