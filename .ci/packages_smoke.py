@@ -7,13 +7,14 @@ left out works in a checkout and fails only once installed.
 
 ``smoke --grpc-port N --http-port M`` runs with the fresh venv's interpreter, outside the checkout,
 against the installed ``lawspeaker serve``: the packages import from that venv, ``/healthz`` and
-``/schema`` answer, and every game the server lists is described, started and asked for its legal
-moves through the installed ``lawspeaker_client``, over gRPC and REST.
+``/schema`` answer, ``/play`` serves the web frontend, and every game the server lists is described,
+started and asked for its legal moves through the installed ``lawspeaker_client``, over gRPC and REST.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -70,6 +71,10 @@ def smoke(grpc_port: int, http_port: int) -> str:
     schema = httpx.get(f"{base}/schema")
     if schema.status_code != 200 or "openapi" not in schema.json():
         raise SystemExit(f"/schema answered {schema.status_code}: {schema.text[:200]}")
+    page = httpx.get(f"{base}/play")  # the web frontend's bundle is package data of the wheel
+    scripts = re.findall(r'src="(/play/[^"]+[.]js)"', page.text)
+    if page.status_code != 200 or not scripts or httpx.get(base + scripts[0]).status_code != 200:
+        raise SystemExit(f"/play answered {page.status_code} or its script is missing: {page.text[:200]}")
 
     with Client.grpc(f"127.0.0.1:{grpc_port}") as over_grpc, Client.rest(base) as over_rest:
         games = list(over_grpc.list_games().games)

@@ -22,6 +22,7 @@ from lawspeaker.http import connect
 from lawspeaker.http.docs import docs_handlers
 from lawspeaker.http.media import JSON
 from lawspeaker.http.openapi import openapi_bytes
+from lawspeaker.http.play import play_handlers
 from lawspeaker.http.problems import (
     ALLOW_TABLE,
     MAX_BODY_BYTES,
@@ -121,6 +122,7 @@ def create_app(
         *((metrics_route_handler,) if metrics_route else ()),
         schema,
         *docs_handlers(),
+        *play_handlers(),
         *(session_handlers(sessions) if sessions is not None else ()),
     ]
     connect_handlers = connect.handlers(rules, sessions, fast)

@@ -1,0 +1,66 @@
+/**
+ * The Lawspeaker frontend, served by `lawspeaker serve` at /play. Routes by the URL fragment:
+ *   (none)                            the lobby
+ *   #session=<id>&seat=<n>&token=<t>  one seat of a server session (the token never leaves the page:
+ *                                     a fragment is not sent to the server)
+ *   #session=<id>                     watching a session (a spectator)
+ *   #local                            the hot-seat game started from the lobby (kept in the page)
+ */
+import { type Session } from "@lawspeaker/client";
+import { clients } from "./api.js";
+import { h } from "./dom.js";
+import { type Start, lobby } from "./lobby.js";
+import { play, rememberSeats, seatLink } from "./play.js";
+import { LocalTable, SessionTable } from "./tables.js";
+
+const root = document.getElementById("app") as HTMLElement;
+let running: AbortController | undefined;
+let local: LocalTable | undefined;
+
+async function start(choice: Start): Promise<void> {
+  if (choice.local) {
+    local = new LocalTable(choice.game, choice.players, choice.options);
+    location.hash = "local";
+    return;
+  }
+  const created = await clients().sessions.createSession({
+    game: choice.game,
+    players: choice.players,
+    options: choice.options,
+  });
+  const session = created.session as Session;
+  const tokens = created.seatTokens.map((t) => t.token);
+  rememberSeats(session, tokens);
+  location.hash = new URL(seatLink(session.session, 0, tokens[0])).hash;
+}
+
+function leave(): void {
+  local = undefined;
+  history.pushState(null, "", location.pathname);
+  void route();
+}
+
+async function route(): Promise<void> {
+  running?.abort();
+  running = new AbortController();
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const session = fragment.get("session");
+  window.scrollTo(0, 0);
+  if (session) {
+    const game = session.split(".")[0];
+    const table = new SessionTable(game, session, fragment.get("token") ?? undefined);
+    document.title = `Lawspeaker: ${game}`;
+    await play(root, table, running.signal, leave);
+  } else if (fragment.has("local") && local) {
+    document.title = `Lawspeaker: ${local.game} (hot seat)`;
+    await play(root, local, running.signal, leave);
+  } else {
+    document.title = "Lawspeaker";
+    await lobby(root, start);
+  }
+}
+
+window.addEventListener("hashchange", () => void route());
+route().catch((err: unknown) => {
+  root.replaceChildren(h("p", { class: "refusal", role: "alert" }, `Something went wrong: ${String(err)}`));
+});
