@@ -419,3 +419,51 @@ def test_a_phone_screen_fits_with_44px_controls_and_no_serious_axe_violation(
         assert seat.errors == []
     finally:
         context.close()
+
+
+# --------------------------------------------------------------------------- options
+
+
+def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
+    server: Server, seat: Seat
+) -> None:
+    seat.page.goto(f"{server.base_url}/play")
+    seat.page.select_option("#game", "valhalla")
+    seat.page.wait_for_selector("#option-start", state="attached")
+    seat.page.click("details.options summary")
+    seat.page.select_option("#option-start", "VALHALLA_START_ENTER")  # an enum
+    seat.page.select_option("#option-doubles", "true")  # a bool
+    seat.page.click("#start-session")
+    seat.page.wait_for_selector("#seat-link-0")
+    seat.idle()
+    fragment = parse_qs(urlsplit(seat.page.input_value("#seat-link-0")).fragment)
+    session = httpx.get(
+        f"{server.base_url}/v1/sessions/{fragment['session'][0]}",
+        headers={"Authorization": f"Bearer {fragment['token'][0]}"},
+        timeout=10,
+    ).json()["session"]
+    options = session["state"]["valhalla"]["options"]
+    assert options["start"] == "VALHALLA_START_ENTER" and options["doubles"] is True
+
+    # a number the server refuses: the lobby shows the server's sentence, and starts nothing
+    seat.page.goto(f"{server.base_url}/play")
+    seat.page.select_option("#game", "pax_viking_junior")
+    seat.page.wait_for_selector("#option-starting_seat", state="attached")
+    seat.page.click("details.options summary")
+    seat.page.fill("#option-starting_seat", "7")
+    seat.page.click("#start-session")
+    seat.page.wait_for_function("document.querySelector('.lobby .refusal').textContent !== ''")
+    refusal = str(seat.page.text_content(".lobby .refusal"))
+    assert "startingSeat: must be a seat from 0 to 1" in refusal and "INVALID_OPTIONS" in refusal, refusal
+    assert seat.page.locator("#board").count() == 0
+    # a list that is not JSON is caught in the page, before any call
+    seat.page.fill("#option-starting_seat", "")
+    seat.page.fill("#option-seat_boards", '["bygul"')
+    seat.page.click("#start-session")
+    caught = "document.querySelector('.lobby .refusal').textContent.startsWith('An option')"
+    seat.page.wait_for_function(caught)
+    # and a valid list is sent as a list
+    seat.page.fill("#option-seat_boards", '["bygul", "trjegul"]')
+    seat.page.click("#start-session")
+    seat.page.wait_for_selector("#board svg")
+    assert seat.errors == []
