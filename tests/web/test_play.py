@@ -467,3 +467,24 @@ def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
     seat.page.click("#start-session")
     seat.page.wait_for_selector("#board svg")
     assert seat.errors == []
+
+
+def test_a_spectator_link_watches_without_a_seat(server: Server, browser: Any) -> None:
+    rng = random.Random(11)
+    context = _context(browser, viewport=PHONE)
+    try:
+        light = Seat(context.new_page())
+        light.start(server.base_url, "valhalla", local=False)
+        link = str(light.page.get_attribute("#watch-link", "href"))
+        assert "token" not in link
+        spectator = Seat(context.new_page())
+        spectator.page.goto(link)
+        spectator.page.wait_for_selector("#board svg")
+        spectator.idle()
+        assert str(spectator.page.text_content("#status")).startswith("Watching.")
+        assert spectator.page.locator("button.move").count() == 0
+        light.play_random(rng)
+        spectator.wait_log(light.log_length())
+        assert spectator.errors == [] and light.errors == []
+    finally:
+        context.close()

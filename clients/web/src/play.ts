@@ -296,6 +296,8 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     }
     void describe(table.game).then(() => {
       const names = seatNames(tokens.length);
+      if (!tokens.length) return;
+      const watch = `${location.origin}/play#${new URLSearchParams({ session }).toString()}`;
       seatsBox.append(
         ...tokens.map((token, seat) => {
           const link = seatLink(session, seat, token);
@@ -319,6 +321,12 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
             h("a", { href: link, target: "_blank", rel: "noopener" }, "Open"),
           );
         }),
+        h(
+          "p",
+          { class: "seat-link" },
+          "To watch without a seat: ",
+          h("a", { href: watch, id: "watch-link", target: "_blank", rel: "noopener" }, "spectator link"),
+        ),
       );
     });
   }
