@@ -290,7 +290,7 @@ def test_a_refused_move_shows_the_server_s_sentence(server: Server, browser: Any
         assert shown.startswith("Refused:")
         # Check asks without playing: an illegal move's violation, in words
         dark.page.click("#raw-check")
-        dark.page.wait_for_function("document.querySelector('#refusal').textContent.startsWith('Not legal')")
+        dark.page.wait_for_function("document.querySelector('#refusal')?.textContent.startsWith('Not legal')")
         assert dark.log_length() == 0 and light.log_length() == 0
         assert light.errors == [] and dark.errors == []
     finally:
@@ -344,7 +344,7 @@ def test_without_streaming_the_page_polls_and_still_sees_the_other_seat_move(
         dark = Seat(second.new_page())
         dark.page.route("**/WatchSession", lambda route: route.abort())  # a proxy that breaks streams
         dark.page.goto(link)
-        polling = "document.querySelector('#follow-mode').dataset.mode === 'polling'"
+        polling = "document.querySelector('#follow-mode')?.dataset.mode === 'polling'"
         dark.page.wait_for_function(polling, timeout=20_000)
         light.play_random(rng)
         dark.wait_log(light.log_length(), 15_000)
@@ -452,7 +452,7 @@ def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
     seat.page.click("details.options summary")
     seat.page.fill("#option-starting_seat", "7")
     seat.page.click("#start-session")
-    seat.page.wait_for_function("document.querySelector('.lobby .refusal').textContent !== ''")
+    seat.page.wait_for_function("(document.querySelector('.lobby .refusal')?.textContent ?? '') !== ''")
     refusal = str(seat.page.text_content(".lobby .refusal"))
     assert "startingSeat: must be a seat from 0 to 1" in refusal and "INVALID_OPTIONS" in refusal, refusal
     assert seat.page.locator("#board").count() == 0
@@ -460,7 +460,7 @@ def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
     seat.page.fill("#option-starting_seat", "")
     seat.page.fill("#option-seat_boards", '["bygul"')
     seat.page.click("#start-session")
-    caught = "document.querySelector('.lobby .refusal').textContent.startsWith('An option')"
+    caught = "document.querySelector('.lobby .refusal')?.textContent.startsWith('An option')"
     seat.page.wait_for_function(caught)
     # and a valid list is sent as a list
     seat.page.fill("#option-seat_boards", '["bygul", "trjegul"]')
