@@ -1,0 +1,219 @@
+"""The engine-level bots (lawspeaker.bots): legal suggestions for every game, determinism by seed, the
+budget cap, chance steps left to the server, and no use of what the seat cannot see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from lawspeaker import bots
+from lawspeaker.bots import Level, Suggestion, suggest
+from lawspeaker.games import birka, pax_penning, pax_viking_junior, penki, valhalla
+from lawspeaker.games.core import Game, LawspeakerError, Rng, is_legal
+from lawspeaker.registry import REGISTRY
+
+AnyGame = Game[Any, Any, Any]
+
+
+def _chance_move(game: AnyGame, state: Any, rng: random.Random) -> Any:
+    chance = game.chance(state)
+    assert chance is not None
+    outcomes = chance.outcomes
+    return rng.choices([o.move for o in outcomes], [o.probability for o in outcomes])[0]
+
+
+def _positions(game: AnyGame, players: int, seed: int, plies: int, every: int) -> list[Any]:
+    """Every ``every``-th decision position (nobody throws) of the first ``plies`` of a random game."""
+    rng = random.Random(seed)
+    state = game.new_game(players, game.default_options(), Rng.from_seed(seed))
+    found: list[Any] = []
+    decisions = 0
+    for _ in range(plies):
+        if game.outcome(state) is not None:
+            break
+        if game.chance(state) is not None:
+            move = _chance_move(game, state, rng)
+        else:
+            if decisions % every == 0:
+                found.append(state)
+            decisions += 1
+            move = rng.choice(list(game.legal_moves(state)))
+        state, _ = game.apply(state, move)
+    return found
+
+
+def _seat(game: AnyGame, state: Any) -> int:
+    return game.to_act(state).players[0]
+
+
+GAMES = sorted(REGISTRY)
+
+
+@pytest.mark.parametrize("level", ["random", "search"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_suggestions_are_legal_over_random_play(game_id: str, level: str) -> None:
+    game = REGISTRY[game_id].game
+    budget = 4 if game_id in ("birka", "valhalla", "pax_penning") else 8
+    for players in sorted({game.min_players, game.max_players}):
+        positions = _positions(game, players, seed=players, plies=240, every=37)
+        assert positions
+        for i, state in enumerate(positions[:5]):
+            seat = _seat(game, state)
+            found = suggest(game, state, seat, level, playouts=budget, seed=i)
+            assert found.move in game.legal_moves(state), (game_id, players, found)
+            assert 0.0 <= found.value <= 1.0
+            if level == "search" and len(game.legal_moves(state)) > 1:
+                assert found.playouts == budget
+
+
+@pytest.mark.parametrize("game_id", ["penki", "birka", "pax_penning"])
+def test_the_same_seed_gives_the_same_suggestion(game_id: str) -> None:
+    game = REGISTRY[game_id].game
+    state = _positions(game, game.min_players, seed=7, plies=80, every=29)[-1]
+    seat = _seat(game, state)
+    first = suggest(game, state, seat, Level.SEARCH, playouts=20, seed=42)
+    assert suggest(game, state, seat, Level.SEARCH, playouts=20, seed=42) == first
+    assert suggest(game, state, seat, "random", seed=5) == suggest(game, state, seat, "random", seed=5)
+
+
+def test_the_playout_cap_is_enforced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots, "MAX_PLAYOUTS", 6)
+    game = penki.GAME
+    state = _positions(game, 2, seed=3, plies=60, every=7)[-1]
+    found = suggest(game, state, _seat(game, state), "search", playouts=1_000, seed=1)
+    assert found.playouts == 6
+    # A time budget alone is capped by the playout cap too.
+    assert suggest(game, state, _seat(game, state), "search", millis=60_000, seed=1).playouts == 6
+
+
+@pytest.mark.parametrize("game", [valhalla.GAME, penki.GAME], ids=lambda g: g.id)
+def test_a_chance_step_root_gets_the_draw_move(game: AnyGame) -> None:
+    """Chance steps are the server's: the bot never picks an outcome to its own advantage."""
+    state = game.new_game(2, game.default_options(), Rng.from_seed(1))
+    assert game.chance(state) is not None
+    for level in Level:
+        found = suggest(game, state, 0, level, playouts=50, seed=3)
+        assert found == Suggestion(game.legal_moves(state)[0], 0.5, 0)
+
+
+def test_refusals() -> None:
+    game = penki.GAME
+    state = _positions(game, 2, seed=3, plies=60, every=7)[-1]
+    seat = _seat(game, state)
+    with pytest.raises(LawspeakerError) as caught:
+        suggest(game, state, 1 - seat, "search", playouts=5, seed=1)
+    assert caught.value.reason == "NOT_YOUR_TURN"
+    with pytest.raises(LawspeakerError) as caught:
+        suggest(game, state, seat, "greedy-ish", seed=1)
+    assert caught.value.reason == "UNKNOWN_LEVEL"
+    with pytest.raises(LawspeakerError) as caught:
+        suggest(game, state, seat, "search", playouts=0, seed=1)
+    assert caught.value.reason == "INVALID_BUDGET"
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def _birka_twin(state: birka.State, seat: int) -> birka.State | None:
+    """The state with another seat's hand swapped for cards of its deck, when that stays valid."""
+    other = next(s for s in range(state.players) if s != seat)
+    hand, deck = state.hands[other], state.decks[other]
+    if state.completed[other] or not hand or len(deck) < len(hand):
+        return None
+    data = birka.data.data_for(state.options.data)
+    twin = state._replace(
+        hands=tuple(deck[: len(hand)] if s == other else h for s, h in enumerate(state.hands)),
+        decks=tuple(
+            tuple(sorted(deck[len(hand) :] + hand)) if s == other else d for s, d in enumerate(state.decks)
+        ),
+        rng=Rng.from_seed(99),
+    )
+    if any(birka.fulfilled(twin, other, c, data) for c in twin.hands[other]) or birka.GAME.check_state(twin):
+        return None
+    return twin
+
+
+def _pax_penning_twin(state: pax_penning.State, seat: int) -> pax_penning.State | None:
+    """The state with one stone moved between two Houses the seat cannot see."""
+    hidden = [h for h in range(state.players) if h != seat]
+    a, b = hidden[0], hidden[1]
+    colour = next((c for c, k in enumerate(state.houses[a]) if k), None)
+    if colour is None:
+        return None
+    houses = list(state.houses)
+    houses[a] = tuple(k - (c == colour) for c, k in enumerate(houses[a]))
+    houses[b] = tuple(k + (c == colour) for c, k in enumerate(houses[b]))
+    twin = state._replace(houses=tuple(houses), sizes=tuple(map(sum, houses)), rng=Rng.from_seed(99))
+    return None if pax_penning.GAME.check_state(twin) else twin
+
+
+def _pvj_twin(state: pax_viking_junior.State, seat: int) -> pax_viking_junior.State | None:
+    """The state with another RNG: the draws to come are all it hides."""
+    return state._replace(rng=Rng.from_seed(12345))
+
+
+@pytest.mark.parametrize(
+    ("game", "twin"),
+    [(birka.GAME, _birka_twin), (pax_penning.GAME, _pax_penning_twin), (pax_viking_junior.GAME, _pvj_twin)],
+    ids=["birka", "pax_penning", "pax_viking_junior"],
+)
+def test_hidden_data_does_not_change_the_suggestion(game: AnyGame, twin: Any) -> None:
+    """Two states the seat cannot tell apart (the same view) get the same suggestion."""
+    checked = 0
+    for state in _positions(game, game.min_players, seed=11, plies=200, every=9):
+        seat = _seat(game, state)
+        other = twin(state, seat)
+        if other is None or len(game.legal_moves(state)) < 2:
+            continue
+        assert other != state
+        assert game.view(other, seat) == game.view(state, seat)
+        for level in Level:
+            assert suggest(game, state, seat, level, playouts=6, seed=8) == suggest(
+                game, other, seat, level, playouts=6, seed=8
+            )
+        checked += 1
+        if checked == 3:
+            break
+    assert checked
+
+
+# --------------------------------------------------------------------------- strength
+
+
+def test_search_beats_random_at_penki() -> None:
+    """A sanity check, not a benchmark: 30 playouts a move win most of four short games."""
+    game = penki.GAME
+    wins = 0
+    for k in range(4):
+        bot = k % 2
+        rng = random.Random(k)
+        state = game.new_game(2, game.default_options(), Rng.from_seed(100 + k))
+        ply = 0
+        while (outcome := game.outcome(state)) is None:
+            if game.chance(state) is not None:
+                move = _chance_move(game, state, rng)
+            else:
+                seat = _seat(game, state)
+                level = Level.SEARCH if seat == bot else Level.RANDOM
+                move = suggest(game, state, seat, level, playouts=30, seed=1000 * k + ply).move
+            assert is_legal(game, state, move)
+            state, _ = game.apply(state, move)
+            ply += 1
+        wins += bot in outcome.winners
+    assert wins >= 3
+
+
+def test_a_game_without_a_determinizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a determinizer, search plays on the seat's view only when it hides nothing but the RNG."""
+    monkeypatch.setattr(bots, "DETERMINIZERS", {})
+    game: AnyGame = penki.GAME
+    state = _positions(game, 2, seed=3, plies=60, every=7)[-1]
+    assert suggest(game, state, _seat(game, state), "search", playouts=10, seed=1).playouts == 10
+    game = birka.GAME
+    state = _positions(game, 2, seed=3, plies=60, every=7)[-1]
+    with pytest.raises(LawspeakerError) as caught:
+        suggest(game, state, _seat(game, state), "search", playouts=10, seed=1)
+    assert caught.value.reason == "SEARCH_UNSUPPORTED"
+    assert suggest(game, state, _seat(game, state), "random", seed=1).move in game.legal_moves(state)
