@@ -1,14 +1,18 @@
 """Computer opponents: pure engine-level bots that suggest a move for one seat.
 
-:func:`suggest` is the whole interface; it knows nothing of transports or sessions. Two levels:
+:func:`suggest` is the whole interface; it knows nothing of transports or sessions. Three levels:
 
 - ``random``: a uniformly random legal move, drawn from the bot's own ``random.Random(seed)``.
+- ``greedy``: one move ahead: every legal move scored by the game's heuristic
+  (:mod:`lawspeaker.heuristics`, what each values is in ``docs/rules/<game>.md``) on the seat's view
+  of the result, averaged over determinizations where the game hides information.
 - ``search``: single-observer information-set Monte Carlo tree search (ISMCTS, UCT with UCB1 and a
   reward vector per seat, so it plays 2-6 players; each node's acting seat maximises its own reward).
   Every iteration samples a *determinization*, a full state consistent with ``view(state, seat)``,
   and descends one shared tree whose edges are moves as the seat sees them (``view_move``: another
   player's secret card draw is one edge, whatever the card). For a perfect-information game the
-  determinization is the position itself and this is plain UCT.
+  determinization is the position itself and this is plain UCT. A playout runs
+  :data:`PLAYOUT_DEPTH` random plies past the tree, then the greedy level's heuristic judges it.
 
 The bot never reads the state's RNG, so it cannot foresee a draw: it starts from the seat's view,
 every determinization carries a fresh RNG seeded from the bot's own generator, and every chance step
@@ -59,6 +63,11 @@ MAX_MILLIS = 10_000.0
 DEFAULT_PLAYOUTS = 1_000
 """The budget of a search asked for with neither playouts nor milliseconds."""
 
+PLAYOUT_DEPTH = 30
+"""Random plies a playout runs past the tree before the game's heuristic (``lawspeaker.heuristics``)
+judges the position: a long game (some 600 plies of Valhalla) is not played out to the end, and a
+game whose random playouts rarely score (Birka) still tells good moves from bad."""
+
 PLAYOUT_PLY_CAP = 1_000
 """Plies one iteration (tree descent plus random playout) may play before it is scored as a draw.
 Random Valhalla games run about 600 plies, so most of its playouts still reach an end."""
@@ -77,7 +86,13 @@ class Level(enum.Enum):
     """How hard a bot thinks."""
 
     RANDOM = "random"
+    GREEDY = "greedy"
     SEARCH = "search"
+
+
+GREEDY_SAMPLES = 8
+"""``greedy`` in a game with hidden information: determinizations each move is scored over (the mean
+counts; a perfect-information game needs one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +276,9 @@ class _Search(Generic[S, M]):
             game, "view_move", None
         )
         self.root: dict[Hashable, _Edge] = {}
+        from lawspeaker.heuristics import VALUE  # the heuristics import every game module
+
+        self.value: Callable[[Any, int], float] | None = VALUE.get(game.id)
 
     def key(self, move: M, by: int | None) -> Hashable:
         """The move as the observer sees it (another seat's secrets redacted)."""
@@ -356,10 +374,20 @@ class _Search(Generic[S, M]):
         """One of the moves an edge stands for (several when another seat's secret is redacted)."""
         return group[0] if len(group) == 1 else group[self.rng.randrange(len(group))]
 
+    def judge(self, state: S) -> list[float]:
+        """Each seat's prospects in a position the playout stopped in, by the game's heuristic on
+        that seat's view, as shares of one win (so they add up like a finished game's rewards)."""
+        assert self.value is not None
+        shares = [max(self.value(self.game.view(state, s), s), 0.0) for s in range(self.players)]
+        total = sum(shares)
+        return [x / total for x in shares] if total > 0 else self.draw
+
     def playout(self, state: S, plies: int) -> list[float]:
-        """Random legal moves (and sampled chance) to the end, or a draw at the ply cap."""
+        """Random legal moves (and sampled chance) for :data:`PLAYOUT_DEPTH` plies, then the game's
+        heuristic judges the position (to the end, or a draw at the ply cap, for a game without one)."""
         game, rng = self.game, self.rng
-        while plies < PLAYOUT_PLY_CAP:
+        stop = PLAYOUT_PLY_CAP if self.value is None else min(PLAYOUT_PLY_CAP, plies + PLAYOUT_DEPTH)
+        while plies < stop:
             outcome = game.outcome(state)
             if outcome is not None:
                 return _rewards(outcome, self.players)
@@ -372,7 +400,45 @@ class _Search(Generic[S, M]):
             state, _ = game.apply(state, move)
             plies += 1
         outcome = game.outcome(state)
-        return _rewards(outcome, self.players) if outcome is not None else self.draw
+        if outcome is not None:
+            return _rewards(outcome, self.players)
+        return self.judge(state) if self.value is not None else self.draw
+
+
+# --------------------------------------------------------------------------- greedy
+
+
+def _greedy(
+    game: Game[S, M, Any],
+    state: S,
+    seat: int,
+    legal: Sequence[M],
+    rng: random.Random,
+) -> Suggestion[M]:
+    """One move ahead: each legal move applied to determinizations of the seat's view (one when the
+    view hides nothing but the RNG), scored by the game's heuristic (``lawspeaker.heuristics``) on
+    the view of the result; the best mean wins, ties broken by ``rng``."""
+    from lawspeaker.heuristics import VALUE  # the heuristics import every game module
+
+    value = VALUE.get(game.id)
+    if value is None:
+        raise _error("UNKNOWN_LEVEL", f"{game.title} has no greedy heuristic: use random or search.")
+    view = game.view(state, seat)
+    determinize = _determinizer(game, state, view)
+    samples = GREEDY_SAMPLES if game.id in DETERMINIZERS else 1
+    totals = [0.0] * len(legal)
+    for _ in range(samples):
+        full = determinize(view, seat, rng)
+        for i, move in enumerate(legal):
+            after, _events = game.apply(full, move)
+            ended = game.outcome(after)  # an end scores as search scores it (a draw: 1/players)
+            players = _players(game, after)
+            totals[i] += (
+                _rewards(ended, players)[seat] if ended is not None else value(game.view(after, seat), seat)
+            )
+    best = max(totals)
+    tied = [i for i, total in enumerate(totals) if total >= best - 1e-12]
+    return Suggestion(legal[tied[rng.randrange(len(tied))]], best / samples, 0)
 
 
 # --------------------------------------------------------------------------- the interface
@@ -428,7 +494,7 @@ def suggest(
     try:
         level = Level(level)
     except ValueError:
-        raise _error("UNKNOWN_LEVEL", f"Unknown bot level {level!r}: use random or search.") from None
+        raise _error("UNKNOWN_LEVEL", f"Unknown bot level {level!r}: use random, greedy or search.") from None
     if game.outcome(state) is not None:
         raise _error(
             "GAME_OVER", "The game is over: there is no move to suggest.", ErrorCode.GAME_OVER, "state"
@@ -445,6 +511,8 @@ def suggest(
     rng = random.Random(seed)
     if level is Level.RANDOM:
         return Suggestion(legal[rng.randrange(len(legal))], 1 / players, 0)
+    if level is Level.GREEDY:
+        return _greedy(game, state, seat, legal, rng)
     if len(legal) == 1:
         return Suggestion(legal[0], 1 / players, 0)
     view = game.view(state, seat)

@@ -51,7 +51,7 @@ def _seat(game: AnyGame, state: Any) -> int:
 GAMES = sorted(REGISTRY)
 
 
-@pytest.mark.parametrize("level", ["random", "search"])
+@pytest.mark.parametrize("level", ["random", "greedy", "search"])
 @pytest.mark.parametrize("game_id", GAMES)
 def test_suggestions_are_legal_over_random_play(game_id: str, level: str) -> None:
     game = REGISTRY[game_id].game
@@ -76,6 +76,7 @@ def test_the_same_seed_gives_the_same_suggestion(game_id: str) -> None:
     first = suggest(game, state, seat, Level.SEARCH, playouts=20, seed=42)
     assert suggest(game, state, seat, Level.SEARCH, playouts=20, seed=42) == first
     assert suggest(game, state, seat, "random", seed=5) == suggest(game, state, seat, "random", seed=5)
+    assert suggest(game, state, seat, "greedy", seed=5) == suggest(game, state, seat, "greedy", seed=5)
 
 
 def test_the_playout_cap_is_enforced(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,6 +200,29 @@ def test_search_beats_random_at_penki() -> None:
                 level = Level.SEARCH if seat == bot else Level.RANDOM
                 move = suggest(game, state, seat, level, playouts=30, seed=1000 * k + ply).move
             assert is_legal(game, state, move)
+            state, _ = game.apply(state, move)
+            ply += 1
+        wins += bot in outcome.winners
+    assert wins >= 3
+
+
+@pytest.mark.parametrize("game_id", ["penki", "valhalla"])
+def test_greedy_beats_random(game_id: str) -> None:
+    """Through ``suggest``, one move ahead on the game's heuristic wins most of four games."""
+    game = REGISTRY[game_id].game
+    wins = 0
+    for k in range(4):
+        bot = k % 2
+        rng = random.Random(k)
+        state = game.new_game(2, game.default_options(), Rng.from_seed(200 + k))
+        ply = 0
+        while (outcome := game.outcome(state)) is None:
+            if game.chance(state) is not None:
+                move = _chance_move(game, state, rng)
+            else:
+                seat = _seat(game, state)
+                level = Level.GREEDY if seat == bot else Level.RANDOM
+                move = suggest(game, state, seat, level, seed=1000 * k + ply).move
             state, _ = game.apply(state, move)
             ply += 1
         wins += bot in outcome.winners

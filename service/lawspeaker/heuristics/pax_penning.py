@@ -1,0 +1,266 @@
+"""What the greedy bot values in Pax Penning: the chance that the seat ends up holding the victory.
+
+The estimate follows the end of the game as the rules define it (``docs/rules/pax-penning.md``,
+"Greedy bot: what it values"): which victory it will be (Thegn's or Jarl's), who holds it under
+each, and whether an Heir steals it. Everything is read from the seat's own view: the seat's own
+House is known; the other Houses are not, so the seat's chance of being their Heir is judged only
+from how many of its stones are outside its House, Sigtuna, the runestones and the Hierarchy (a
+number the view gives without showing where they are).
+"""
+
+from __future__ import annotations
+
+import math
+
+from lawspeaker.games.pax_penning import COIN, GAME, ROOK, Phase, State, dice_on_roads, silvers
+from lawspeaker.games.pax_penning.board import board_for
+
+# The weights below are decisions of this project (see the rules document); they were tuned so
+# that a one-ply greedy player clearly beats uniformly random players.
+SUPPORTERS_SHARE = 0.5
+"""The share of the players expected to support royalty at a future Thing."""
+DICE_PER_THING = 1
+"""The dice expected to be added to the roads before each Thing still to come."""
+UNDECIDED_SUPPORT = 0.5
+"""The chance that a player yet to vote at the current Thing supports royalty."""
+COIN_AT_TOP = (0.85, 0.25, 0.08, 0.03)
+"""The chance that the Hierarchy coin is at the top at the last Thing, by its current slot, were the
+game to end now; the further the end, the more it is blended with a uniform guess."""
+TIE_BREAK = 0.4
+"""The Thegn's tie-break in Pennings: a place higher in the Hierarchy is worth this much of a Penning
+between the top and the bottom (under 1, so a Penning always counts more)."""
+PAIR_WORTH = 0.03
+"""What a feast pair still to come adds, as a share of the distance to a sure win."""
+PAIRS_CAP = 0.2
+"""The most that pairs to come can add."""
+HAZARD_DICE = 4
+"""The last die becomes a worry once the roads hold all but this many dice."""
+HAZARD_PER_DIE = 0.02
+"""The chance of everyone losing grows with the square of the dice beyond that point."""
+HEIR_SHARPNESS = 1.5
+"""How fast keeping the victory from one's own Heir grows with the lead of one's own colour."""
+HEIR_OUTSIDE = 0.45
+"""The greatest chance of being the Heir of a House one cannot see, reached with many stones outside."""
+
+
+def value(state: State, seat: int) -> float:
+    """The seat's prospects in ``state`` (as the seat sees it): 1.0 a sure win, 0.0 a sure loss."""
+    outcome = GAME.outcome(state)
+    if outcome is not None:
+        if seat in outcome.winners:
+            return 1.0 / len(outcome.winners)
+        return 0.0
+    if _everyone_loses_now(state):
+        return 0.0
+    n = state.players
+    if len(state.hierarchy) != n + 1:
+        # Setup before the Hierarchy is filled: nothing tells the seats apart yet.
+        return 1.0 / n
+    if state.phase is Phase.HEIR:
+        # The victory is decided and stands with the last of the chain; only Heirs can move it.
+        holder = [0.0] * n
+        holder[state.chain[-1]] = 1.0
+    else:
+        remaining = _time_left(state)
+        p_thegn = _thegn_chance(state, remaining)
+        thegn = _thegn_holder(state, remaining)
+        jarl = _jarl_holder(state, remaining)
+        holder = [p_thegn * t + (1.0 - p_thegn) * j for t, j in zip(thegn, jarl, strict=True)]
+    won = _after_heirs(state, seat, holder) * (1.0 - _last_die_hazard(state))
+    return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
+
+
+def _last_die_hazard(state: State) -> float:
+    """The chance that a Rook places the last die before the end: it grows with each die the roads
+    hold beyond all but the last few (a chosen Rook not yet resolved counts as placed)."""
+    board = board_for(state.options.board)
+    rooks = sum(1 for _, piece in state.chosen if piece == ROOK)
+    ahead = dice_on_roads(state) + rooks - (board.dice - HAZARD_DICE)
+    return min(1.0, HAZARD_PER_DIE * max(0, ahead) ** 2)
+
+
+def _pairs_to_come(state: State, seat: int) -> float:
+    """The feast pairs the seat still gets this turn: those left to resolve, or those expected from
+    the dice it is about to roll (one die per Silver and per stone moved from Sigtuna)."""
+    if state.turn != seat:
+        return 0.0
+    phase = state.phase
+    if phase is Phase.FEAST_SEND or phase is Phase.FEAST_FAVOUR:
+        return float(state.pairs)
+    if phase is Phase.ROLL:
+        return _expected_pairs(len(state.dice) + state.to_roll)
+    if phase in (Phase.GATHER, Phase.GATHER_BLESSED, Phase.BLESSING):
+        board = board_for(state.options.board)
+        supply = board.dice - dice_on_roads(state)
+        return _expected_pairs(min(supply, max(1, silvers(state, seat) + state.moved)))
+    return 0.0
+
+
+def _expected_pairs(dice: int) -> float:
+    """The expected pairs in a roll of ``dice`` dice: six values, each giving floor(k / 2) pairs for
+    the k dice showing it, k binomial(dice, 1/6)."""
+    if dice < len(_EXPECTED_PAIRS):
+        return _EXPECTED_PAIRS[dice]
+    return dice / 2.0
+
+
+def _pairs_table(limit: int) -> tuple[float, ...]:
+    out = []
+    for dice in range(limit):
+        expected = 0.0
+        for k in range(dice + 1):
+            expected += math.comb(dice, k) * (1 / 6) ** k * (5 / 6) ** (dice - k) * (k // 2)
+        out.append(6.0 * expected)
+    return tuple(out)
+
+
+_EXPECTED_PAIRS = _pairs_table(31)
+
+
+def _everyone_loses_now(state: State) -> bool:
+    """The Rook is bound to place the last die: a Rook waiting to place it, or a chosen Rook not yet
+    resolved, when one more die on the roads is the last (there is always an empty road space)."""
+    board = board_for(state.options.board)
+    rooks = sum(1 for _, piece in state.chosen if piece == ROOK)
+    if state.phase is Phase.ROOK_PLACE:
+        rooks += 1
+    return rooks > 0 and dice_on_roads(state) + rooks >= board.dice
+
+
+def _time_left(state: State) -> float:
+    """Roughly how many King's walks remain before the last Thing (0 to 3 on the reference map): the
+    Things still to hold, less the part of the current walk already done."""
+    board = board_for(state.options.board)
+    left = board.things_to_end - state.things
+    if state.thing_pending:
+        return max(0.0, left - 1.0)
+    if state.king == 0:
+        return float(left)
+    total = sum(len(row) for row in state.coins)
+    return max(0.0, left - state.king / (total + 1))
+
+
+def _thing_success(dice_on_road: int, supporters: float) -> float:
+    """The chance that the highest of ``supporters`` dice is at least the dice on the roads."""
+    if dice_on_road > 6:
+        return 0.0
+    miss = max(dice_on_road - 1, 0) / 6.0
+    return 1.0 - math.pow(miss, supporters)
+
+
+def _thegn_chance(state: State, remaining: float) -> float:
+    """The chance of a Thegn's Victory: two successful votes (one once the Hierarchy coin shows
+    Penning) at the Things left, or the coin at the top of the Hierarchy at the last Thing."""
+    board = board_for(state.options.board)
+    n = state.players
+    on_roads = dice_on_roads(state)
+    chances: list[float] = []
+    left = board.things_to_end - state.things
+    if state.phase is Phase.THING_VOTE or state.phase is Phase.THING_ROLL:
+        chances.append(_current_vote(state, on_roads))
+        left -= 1
+    elif state.phase is Phase.THING_COINS:
+        left -= 1  # this Thing has voted
+    # Rooks add dice between Things faster than Knights remove them: one more die per Thing ahead.
+    for ahead in range(max(left, 0)):
+        chances.append(
+            _thing_success(on_roads + DICE_PER_THING * (ahead + 1), max(1.0, SUPPORTERS_SHARE * n))
+        )
+    needed = 1 if state.hierarchy_penning else 2
+    # dist[k]: the chance of k successes so far (k < needed); the rest has ended the game.
+    dist = [1.0] + [0.0] * needed
+    for p in chances:
+        for k in range(needed - 1, -1, -1):
+            dist[k + 1] += dist[k] * p
+            dist[k] *= 1.0 - p
+    early = dist[needed]
+    slot = state.hierarchy.index(COIN)
+    by_slot = COIN_AT_TOP[slot] if slot < len(COIN_AT_TOP) else 0.0
+    blend = min(1.0, remaining / 3.0)
+    at_top = (1.0 - blend) * by_slot + blend / (n + 1)
+    return early + (1.0 - early) * at_top
+
+
+def _current_vote(state: State, on_roads: int) -> float:
+    """The chance that the Thing being held flips the coin (or ends the game): a die already high
+    enough, the die being rolled, and each player yet to vote supporting half the time."""
+    if state.best_vote and state.best_vote >= on_roads:
+        return 1.0
+    order = [s for s in state.hierarchy if s != COIN]
+    miss_die = max(on_roads - 1, 0) / 6.0 if on_roads <= 6 else 1.0
+    miss = 1.0
+    undecided = len(order) - state.step
+    if state.phase is Phase.THING_ROLL:
+        miss *= miss_die
+        undecided -= 1
+    miss *= (1.0 - UNDECIDED_SUPPORT + UNDECIDED_SUPPORT * miss_die) ** max(undecided, 0)
+    return 1.0 - miss
+
+
+def _temperature(remaining: float) -> float:
+    """How uncertain Penning counts are: coins still flip at every feast and new coins come home."""
+    return 0.5 + 0.5 * remaining
+
+
+def _thegn_holder(state: State, remaining: float) -> list[float]:
+    """Who would hold a Thegn's Victory: the most Pennings, ties to the higher in the Hierarchy."""
+    n = state.players
+    order = [s for s in state.hierarchy if s != COIN]
+    tau = _temperature(remaining)
+    score = [0.0] * n
+    for rank, s in enumerate(order):
+        score[s] = sum(state.coins[s]) + TIE_BREAK * (n - 1 - rank) / (n - 1)
+    return _softmax(score, tau)
+
+
+def _jarl_holder(state: State, remaining: float) -> list[float]:
+    """Who would hold a Jarl's Victory: the highest in the Hierarchy without the most Pennings. A
+    player "has the most" with a chance falling off with how far behind the leader they are."""
+    n = state.players
+    order = [s for s in state.hierarchy if s != COIN]
+    tau = _temperature(remaining)
+    counts = [sum(state.coins[s]) for s in range(n)]
+    top = max(counts)
+    out = [0.0] * n
+    rest = 1.0
+    for s in order:
+        most = math.exp(-(top - counts[s]) / tau)
+        out[s] = rest * (1.0 - most)
+        rest *= most
+    out[order[0]] += rest  # everyone has the most: nobody is excluded (assumption JARL_ALL_TIED)
+    # Feasts swap places in the Hierarchy: the further the end, the less the order says.
+    mix = remaining / (remaining + 1.5)
+    return [(1.0 - mix) * p + mix / n for p in out]
+
+
+def _after_heirs(state: State, seat: int, holder: list[float]) -> float:
+    """The seat's chance of winning once Heirs are counted: it keeps a victory it holds unless
+    another colour leads its own House, and it may steal another holder's victory as their Heir."""
+    board = board_for(state.options.board)
+    n = state.players
+    own = state.houses[seat]
+    others = max((k for c, k in enumerate(own) if c != seat), default=0)
+    keep = 1.0 / (1.0 + math.exp(-HEIR_SHARPNESS * (own[seat] - others + 0.5)))
+    # The seat's stones in the other Houses: all its stones less those it can see elsewhere.
+    in_hierarchy = 1 if seat in state.hierarchy else 0
+    outside = (
+        board.stones_per_player
+        - state.sigtuna[seat]
+        - own[seat]
+        - state.runestones.count(seat)
+        - in_hierarchy
+    )
+    per_house = max(outside, 0) / (n - 1)
+    steal = HEIR_OUTSIDE * per_house / (per_house + 3.0)
+    total = holder[seat] * keep
+    for h in range(n):
+        if h != seat:
+            total += holder[h] * steal
+    return min(1.0, max(0.0, total))
+
+
+def _softmax(score: list[float], tau: float) -> list[float]:
+    top = max(score)
+    weights = [math.exp((x - top) / tau) for x in score]
+    total = sum(weights)
+    return [w / total for w in weights]

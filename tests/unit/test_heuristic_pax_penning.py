@@ -1,0 +1,199 @@
+"""The greedy bot's value function for Pax Penning (lawspeaker.heuristics.pax_penning): finished games
+score 1 / 1/k / 0, every position scores in [0, 1], clearly better positions score higher, and a
+one-ply greedy player using it beats uniformly random players from every seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lawspeaker.games.core import Rng
+from lawspeaker.games.pax_penning import (
+    COIN,
+    EVERYONE_LOSES,
+    GAME,
+    PAWN,
+    ROOK,
+    THEGN,
+    Draw,
+    Phase,
+    State,
+)
+from lawspeaker.heuristics.pax_penning import value
+
+SPACES = 23  # road spaces on the reference map
+
+
+def _random_game(players: int, seed: int, until: Phase | None = None) -> list[State]:
+    """The states of a seeded random game (to its end, or to the first ``until`` after setup)."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, GAME.default_options(), Rng.from_seed(seed))
+    seen = [state]
+    while GAME.outcome(state) is None:
+        if until is not None and state.phase is until and len(state.hierarchy) == players + 1:
+            break
+        move = Draw() if GAME.to_act(state).chance else rng.choice(list(GAME.legal_moves(state)))
+        state, _ = GAME.apply(state, move)
+        seen.append(state)
+    return seen
+
+
+def _seen(state: State, seat: int) -> float:
+    return value(GAME.view(state, seat), seat)
+
+
+# -- finished games ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_finished_game_scores_one_for_the_winner_and_zero_for_the_others(players: int) -> None:
+    for seed in range(3):
+        end = _random_game(players, seed)[-1]
+        outcome = GAME.outcome(end)
+        assert outcome is not None
+        for seat in range(players):
+            want = 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+            assert _seen(end, seat) == pytest.approx(want)
+
+
+def test_a_coalition_shares_the_win_and_everyone_losing_scores_zero() -> None:
+    end = _random_game(4, 0)[-1]
+    coalition = end._replace(victory=THEGN, chain=(1, 3, 1), winners=(1, 3))
+    assert [_seen(coalition, s) for s in range(4)] == pytest.approx([0.0, 0.5, 0.0, 0.5])
+    three = end._replace(victory=THEGN, chain=(0, 1, 2, 0), winners=(0, 1, 2))
+    assert [_seen(three, s) for s in range(4)] == pytest.approx([1 / 3, 1 / 3, 1 / 3, 0.0])
+    lost = end._replace(victory=EVERYONE_LOSES, chain=(), winners=())
+    assert [_seen(lost, s) for s in range(4)] == [0.0] * 4
+
+
+# -- every position ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_values_lie_between_zero_and_one_over_random_games(players: int) -> None:
+    for seed in range(2):
+        for state in _random_game(players, 100 + seed)[::3]:
+            for seat in range(players):
+                v = _seen(state, seat)
+                assert 0.0 <= v <= 1.0, (state.phase, seat, v)
+
+
+def test_the_value_does_not_change_with_another_house() -> None:
+    state = _random_game(3, 7, until=Phase.GATHER)[-1]
+    other = state.houses[1]
+    moved = (other[0] + other[1], 0, other[2])  # the same stones, now all of colour 0
+    changed = state._replace(houses=(state.houses[0], moved, state.houses[2]))
+    assert _seen(changed, 0) == _seen(state, 0)
+
+
+# -- hand-checked orderings ----------------------------------------------------------------------
+
+
+def _late(state: State, *, hierarchy: tuple[int, ...], penning: bool, dice: int) -> State:
+    """The state at the last walk before the last Thing, the King halfway round."""
+    total = sum(len(row) for row in state.coins)
+    roads = (3,) * dice + (0,) * (SPACES - dice)
+    return state._replace(
+        things=2, king=total // 2, hierarchy=hierarchy, hierarchy_penning=penning, roads=roads
+    )
+
+
+def _coins(players: int, pennings: dict[int, int]) -> tuple[tuple[bool, ...], ...]:
+    """Three coins each; ``pennings[seat]`` of them Penning side up (none for the others)."""
+    return tuple(tuple(k < pennings.get(s, 0) for k in range(3)) for s in range(players))
+
+
+def test_more_pennings_score_higher_when_a_thegns_victory_is_near() -> None:
+    base = _late(_random_game(3, 11, until=Phase.GATHER)[-1], hierarchy=(COIN, 1, 2, 0), penning=True, dice=2)
+    rich = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
+    poor = base._replace(coins=_coins(3, {0: 0, 1: 3, 2: 1}))
+    assert _seen(rich, 0) > _seen(poor, 0) + 0.2
+    assert _seen(rich, 1) < _seen(poor, 1)
+
+
+def test_a_higher_place_in_the_hierarchy_scores_higher_when_a_jarls_victory_is_near() -> None:
+    base = _late(
+        _random_game(3, 12, until=Phase.GATHER)[-1], hierarchy=(0, 1, 2, COIN), penning=False, dice=8
+    )
+    base = base._replace(coins=_coins(3, {0: 1, 1: 1, 2: 3}))
+    top = base
+    bottom = base._replace(hierarchy=(1, 2, 0, COIN))
+    assert _seen(top, 0) > _seen(bottom, 0) + 0.2
+    assert _seen(top, 1) < _seen(bottom, 1)
+    # Under a Jarl's Victory the most Pennings exclude a player from the victory.
+    richest = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
+    assert _seen(richest, 0) < _seen(top, 0)
+
+
+def test_the_coin_at_the_top_helps_the_player_with_the_most_pennings() -> None:
+    base = _late(
+        _random_game(3, 13, until=Phase.GATHER)[-1], hierarchy=(1, 2, 0, COIN), penning=False, dice=8
+    )
+    base = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
+    coin_top = base._replace(hierarchy=(COIN, 1, 2, 0))
+    assert _seen(coin_top, 0) > _seen(base, 0) + 0.2
+
+
+def test_a_house_led_by_ones_own_colour_keeps_the_victory_from_an_heir() -> None:
+    base = _late(_random_game(3, 14, until=Phase.GATHER)[-1], hierarchy=(COIN, 0, 1, 2), penning=True, dice=2)
+    base = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
+    houses = list(base.houses)
+    houses[0] = (8, 2, 2)
+    own = base._replace(houses=tuple(houses), sizes=(12, *base.sizes[1:]))
+    houses[0] = (2, 8, 2)
+    foreign = base._replace(houses=tuple(houses), sizes=(12, *base.sizes[1:]))
+    assert _seen(own, 0) > _seen(foreign, 0) + 0.2
+
+
+def test_a_rook_about_to_place_the_last_die_scores_zero_for_everyone() -> None:
+    base = _random_game(3, 15, until=Phase.GATHER)[-1]
+    doomed = base._replace(
+        phase=Phase.LEVERAGE_ASSIGN, roads=(3,) * 11 + (0,) * (SPACES - 11), chosen=((2, ROOK),), dice=(4,)
+    )
+    assert [_seen(doomed, s) for s in range(3)] == [0.0, 0.0, 0.0]
+    assert _seen(doomed._replace(chosen=((2, PAWN),)), 0) > 0.0
+
+
+# -- greedy against random -----------------------------------------------------------------------
+
+
+def _greedy_move(state: State, seat: int, rng: random.Random) -> object:
+    """One ply: the legal move whose result the seat values most (ties by ``rng``)."""
+    moves = list(GAME.legal_moves(state))
+    scores = [_seen(GAME.apply(state, move)[0], seat) for move in moves]
+    best = max(scores)
+    return rng.choice([m for m, s in zip(moves, scores, strict=True) if s == best])
+
+
+def _greedy_share(players: int, greedy: int, seed: int) -> float:
+    """The greedy seat's share of the win (1/k of a k-winner Coalition) against random seats."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, GAME.default_options(), Rng.from_seed(seed))
+    while (outcome := GAME.outcome(state)) is None:
+        if GAME.to_act(state).chance:
+            move: object = Draw()
+        elif state.actor == greedy:
+            move = _greedy_move(state, greedy, rng)
+        else:
+            move = rng.choice(list(GAME.legal_moves(state)))
+        state, _ = GAME.apply(state, move)  # type: ignore[arg-type]
+    return 1.0 / len(outcome.winners) if greedy in outcome.winners else 0.0
+
+
+# (players, games per seat, least mean share, least share from each seat). A fair share is 1/players;
+# these seeds measure 0.49 (seats 0.53, 0.53, 0.40), 0.50 (0.55, 0.45, 0.55, 0.45) and 0.41
+# (0.33, 0.53, 0.40, 0.33, 0.47); the bounds leave a game or two of margin.
+GREEDY_CASES = [(3, 30, 0.43, 0.36), (4, 20, 0.40, 0.35), (5, 15, 0.33, 0.26)]
+
+
+@pytest.mark.parametrize(("players", "games", "overall", "each"), GREEDY_CASES)
+def test_a_one_ply_greedy_player_beats_random_players_from_every_seat(
+    players: int, games: int, overall: float, each: float
+) -> None:
+    shares = [
+        sum(_greedy_share(players, seat, 1000 * players + 100 * seat + g) for g in range(games)) / games
+        for seat in range(players)
+    ]
+    assert sum(shares) / players >= overall, shares
+    assert min(shares) >= each, shares
