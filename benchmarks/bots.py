@@ -118,8 +118,9 @@ def main() -> None:
     lines = [
         SECTION,
         "",
-        f"`benchmarks/bots.py --games {args.games} --playouts {args.playouts}"
-        f"{f' --millis {args.millis:g}' if args.millis else ''}`: {len(matches)} games in {elapsed:.0f} s"
+        f"`benchmarks/bots.py --games {args.games} "
+        f"{f'--millis {args.millis:g}' if args.millis else f'--playouts {args.playouts}'}`:"
+        f" {len(matches)} games in {elapsed:.0f} s"
         f" on this machine's cores, search with {budget} a move. The bot sits in each seat in turn;",
         "every other seat plays the opponent level. Two players: the bot's share of wins (a draw: half).",
         "More players: how often it comes first (a shared first place counts as a share); a random seat's",
