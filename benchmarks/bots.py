@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lawspeaker.bots import Level, suggest
+from lawspeaker.bots import Level, sample_chance, suggest
 from lawspeaker.games.core import Rng
 from lawspeaker.registry import REGISTRY
 
@@ -53,16 +53,8 @@ def play(match: Match) -> tuple[Match, float, int, float]:
     thinking = 0.0
     thought = 0
     while (outcome := game.outcome(state)) is None:
-        chance = game.chance(state)
-        if chance is not None:
-            r = rng.random()
-            move = chance.outcomes[-1].move
-            for o in chance.outcomes:
-                r -= o.probability
-                if r < 0:
-                    move = o.move
-                    break
-        else:
+        move = sample_chance(game, state, rng)  # drawn as the server would, not by a bot
+        if move is None:
             seat = game.to_act(state).players[0]
             level = match.bot if seat == match.bot_seat else match.opponent
             started = time.perf_counter()

@@ -49,6 +49,7 @@ from lawspeaker.games.core import (
     Rng,
 )
 from lawspeaker.games.pax_penning.board import board_for as pax_penning_board_for
+from lawspeaker.heuristics import VALUE
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -254,6 +255,20 @@ def _players(game: Game[Any, Any, Any], state: Any) -> int:
     return int(state.players)
 
 
+def sample_chance(game: Game[S, M, Any], state: S, rng: random.Random) -> M | None:
+    """The outcome move of the chance step ``state`` waits for, drawn from the outcomes'
+    probabilities with ``rng`` (never the state's RNG); None when it is no chance step."""
+    chance = game.chance(state)
+    if chance is None:
+        return None
+    r = rng.random()
+    for o in chance.outcomes:
+        r -= o.probability
+        if r < 0:
+            return o.move
+    return chance.outcomes[-1].move
+
+
 class _Search(Generic[S, M]):
     """One ISMCTS run for ``seat`` from ``view``."""
 
@@ -276,8 +291,6 @@ class _Search(Generic[S, M]):
             game, "view_move", None
         )
         self.root: dict[Hashable, _Edge] = {}
-        from lawspeaker.heuristics import VALUE  # the heuristics import every game module
-
         self.value: Callable[[Any, int], float] | None = VALUE.get(game.id)
 
     def key(self, move: M, by: int | None) -> Hashable:
@@ -287,15 +300,7 @@ class _Search(Generic[S, M]):
         return self.view_move(move, by, self.seat)
 
     def sample_chance(self, state: S) -> M | None:
-        chance = self.game.chance(state)
-        if chance is None:
-            return None
-        r = self.rng.random()
-        for o in chance.outcomes:
-            r -= o.probability
-            if r < 0:
-                return o.move
-        return chance.outcomes[-1].move
+        return sample_chance(self.game, state, self.rng)
 
     def iterate(self) -> None:
         game, rng = self.game, self.rng
@@ -418,21 +423,19 @@ def _greedy(
     """One move ahead: each legal move applied to determinizations of the seat's view (one when the
     view hides nothing but the RNG), scored by the game's heuristic (``lawspeaker.heuristics``) on
     the view of the result; the best mean wins, ties broken by ``rng``."""
-    from lawspeaker.heuristics import VALUE  # the heuristics import every game module
-
     value = VALUE.get(game.id)
     if value is None:
         raise _error("UNKNOWN_LEVEL", f"{game.title} has no greedy heuristic: use random or search.")
     view = game.view(state, seat)
     determinize = _determinizer(game, state, view)
     samples = GREEDY_SAMPLES if game.id in DETERMINIZERS else 1
+    players = _players(game, state)
     totals = [0.0] * len(legal)
     for _ in range(samples):
         full = determinize(view, seat, rng)
         for i, move in enumerate(legal):
             after, _events = game.apply(full, move)
             ended = game.outcome(after)  # an end scores as search scores it (a draw: 1/players)
-            players = _players(game, after)
             totals[i] += (
                 _rewards(ended, players)[seat] if ended is not None else value(game.view(after, seat), seat)
             )

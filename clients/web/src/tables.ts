@@ -167,6 +167,8 @@ export class LocalTable implements Table {
   readonly kind = "local";
   private readonly api = clients();
   private steps: Step[] = [];
+  /** Who acts in the last state shown (its LegalMoves answer), so a move is logged by who made it. */
+  private acting: { seat: number | undefined; chance: boolean } = { seat: undefined, chance: false };
 
   constructor(
     readonly game: string,
@@ -181,6 +183,7 @@ export class LocalTable implements Table {
     }
     const state = this.steps[this.steps.length - 1].state;
     const legal = await this.api.rules.legalMoves({ game: this.game, state });
+    this.acting = { seat: legal.chance ? undefined : legal.toAct[0], chance: legal.chance !== undefined };
     const log = this.steps.flatMap((s) => (s.entry ? [s.entry] : []));
     const last = log[log.length - 1];
     return {
@@ -200,17 +203,11 @@ export class LocalTable implements Table {
 
   async play(move: Move): Promise<View> {
     const state = this.steps[this.steps.length - 1].state;
-    const legal = await this.api.rules.legalMoves({ game: this.game, state });
     const answer = await this.api.rules.applyMove({ game: this.game, state, move });
     const events = answer.events.map((e) => e.text);
     this.steps.push({
       state: answer.state as GameState,
-      entry: {
-        number: this.steps.length,
-        seat: legal.chance ? undefined : legal.toAct[0],
-        chance: legal.chance !== undefined,
-        events,
-      },
+      entry: { number: this.steps.length, ...this.acting, events },
     });
     return this.load(events);
   }
