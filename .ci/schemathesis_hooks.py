@@ -55,6 +55,14 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
         }
         for rpc in STATE_RPCS
     },
+    "SuggestMove": {
+        "INVALID_STATE": "state.{game}.",
+        "INVALID_ENUM": "state.{game}.",
+        "INVALID_DATA": "state.{game}.",
+        "INVALID_BOARD": "state.{game}.",
+        "INVALID_COMPONENTS": "state.{game}.",
+        "SEAT_OUT_OF_RANGE": "seat",  # below the number of players the state holds
+    },
     # Birka's data, Pax Penning's board and Pax Viking Junior's components are JSON text that must
     # validate as the game's data files (a JSON document inside a string: contentSchema is only an
     # annotation in JSON Schema 2020-12, and the validation goes beyond a schema: a connected map,
@@ -68,6 +76,11 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
         "INVALID_DATA": "options.",
         "INVALID_BOARD": "options.",
         "INVALID_COMPONENTS": "options.",
+        # a bot seat must be below the players, named once, and not with physical dice: relations
+        # between fields JSON Schema does not draw
+        "SEAT_OUT_OF_RANGE": "bots",
+        "BOT_SEAT_DUPLICATE": "bots",
+        "BOTS_WITH_PHYSICAL_DICE": "bots",
     },
     # The session's game is in its id, in the path; JSON Schema cannot make the body's move of the
     # same game (the stateless RPCs can: one path per game). Checked below: only a move of another

@@ -14,7 +14,8 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
-from lawspeaker import calls, fieldpaths, wire
+from lawspeaker import bots, calls, fieldpaths, wire
+from lawspeaker.botpool import BotPool
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
@@ -50,8 +51,14 @@ class RulesApi:
     themselves as proto3 JSON); the games' codecs are rebuilt over it.
     """
 
-    def __init__(self, registry: dict[str, Entry[Any, Any, Any]] | None = None, messages: Any = None) -> None:
+    def __init__(
+        self,
+        registry: dict[str, Entry[Any, Any, Any]] | None = None,
+        messages: Any = None,
+        bot_pool: BotPool | None = None,
+    ) -> None:
         registry = REGISTRY if registry is None else registry
+        self._bot_pool = bot_pool
         self.m: Any = PROTOBUF if messages is None else messages
         self.protobuf = messages is None
         self.registry = registry if messages is None else {k: e.over(messages) for k, e in registry.items()}
@@ -60,6 +67,14 @@ class RulesApi:
             core.Result.DRAW: self.m.GAME_RESULT_DRAW,
             core.Result.ALL_LOSE: self.m.GAME_RESULT_ALL_LOSE,
         }
+
+    @property
+    def bot_pool(self) -> BotPool:
+        """Where SuggestMove and the sessions' bot seats think (``lawspeaker.botpool``); a default
+        pool, started on first use, unless one was given."""
+        if self._bot_pool is None:
+            self._bot_pool = BotPool()
+        return self._bot_pool
 
     @functools.cached_property
     def on_wire(self) -> RulesApi:
@@ -366,6 +381,61 @@ class RulesApi:
             events=[self.encode_event(entry, e) for e in events],
             **fields,
         )
+
+    async def suggest_move(self, request: pb.SuggestMoveRequest) -> pb.SuggestMoveResponse:
+        """A legal move for the seat, from a bot of the level asked for (``lawspeaker.bots``),
+        thought in the bot pool, off the event loop."""
+        entry = self.entry(request.game)
+        state = self.decode_state(entry, request.state)
+        g = entry.game
+        players = bots.player_count(g, state)
+        if request.HasField("seat"):
+            seat = request.seat
+            if not 0 <= seat < players:
+                raise malformed(
+                    "seat", f"must be a seat of this game: 0 to {players - 1}", "SEAT_OUT_OF_RANGE"
+                )
+        else:
+            acting = g.to_act(state).players
+            seat = acting[0] if acting else 0  # nobody acts: a chance step anyone may ask to draw
+        level = bot_level(request.level)
+        playouts, millis = bot_budget(request.budget if request.HasField("budget") else None)
+        seed = request.seed if request.HasField("seed") else int.from_bytes(os.urandom(8)) >> 1
+        found = await self.bot_pool.suggest(
+            g.id, state, seat, level, playouts=playouts, millis=millis, seed=seed
+        )
+        return pb.SuggestMoveResponse(
+            move=self.encode_move(entry, found.move),
+            value=found.value,
+            playouts=found.playouts,
+            seed=seed,
+            seat=seat,
+        )
+
+
+LEVELS = {
+    game_pb2.BOT_LEVEL_RANDOM: bots.Level.RANDOM,
+    game_pb2.BOT_LEVEL_GREEDY: bots.Level.GREEDY,
+    game_pb2.BOT_LEVEL_SEARCH: bots.Level.SEARCH,
+}
+
+
+def bot_level(level: int, field: str = "level") -> bots.Level:
+    """The bot level of a ``BotLevel`` value; unset or unknown values are refused."""
+    found: bots.Level | None = LEVELS.get(level)  # type: ignore[call-overload]
+    if found is None:
+        names = ", ".join(game_pb2.BotLevel.Name(v) for v in LEVELS)
+        what = "is required" if level == game_pb2.BOT_LEVEL_UNSPECIFIED else f"has no level numbered {level}"
+        raise malformed(field, f"{what}: one of {names}", "BOT_LEVEL_REQUIRED")
+    return found
+
+
+def bot_budget(budget: game_pb2.BotBudget | None) -> tuple[int | None, float | None]:
+    """The playouts and milliseconds of a ``BotBudget`` (0 or unset: no such limit; both: the
+    default); values past the caps of ``lawspeaker.bots`` are taken as the caps."""
+    if budget is None:
+        return None, None
+    return (budget.playouts or None), (float(budget.millis) if budget.millis else None)
 
 
 @functools.cache  # a game's description is fixed for the life of the process (and can be large)

@@ -249,7 +249,7 @@ def _rewards(outcome: Outcome, players: int) -> list[float]:
     return [1 / players] * players
 
 
-def _players(game: Game[Any, Any, Any], state: Any) -> int:
+def player_count(game: Game[Any, Any, Any], state: Any) -> int:
     if game.min_players == game.max_players:
         return game.min_players
     return int(state.players)
@@ -285,7 +285,7 @@ class _Search(Generic[S, M]):
         self.seat = seat
         self.determinize = determinize
         self.rng = rng
-        self.players = _players(game, view)
+        self.players = player_count(game, view)
         self.draw = [1 / self.players] * self.players
         self.view_move: Callable[[M, int | None, int | None], Hashable] | None = getattr(
             game, "view_move", None
@@ -429,7 +429,7 @@ def _greedy(
     view = game.view(state, seat)
     determinize = _determinizer(game, state, view)
     samples = GREEDY_SAMPLES if game.id in DETERMINIZERS else 1
-    players = _players(game, state)
+    players = player_count(game, state)
     totals = [0.0] * len(legal)
     for _ in range(samples):
         full = determinize(view, seat, rng)
@@ -474,6 +474,41 @@ def _determinizer(game: Game[S, M, Any], state: S, view: S) -> Callable[[S, int,
     return cast(Callable[[S, int, random.Random], S], open_determinizer)
 
 
+def check(
+    game: Game[S, M, O],
+    state: S,
+    seat: int,
+    level: Level | str,
+    *,
+    playouts: int | None = None,
+    millis: float | None = None,
+) -> Level:
+    """The level, once everything :func:`suggest` refuses is ruled out (the same errors): so a
+    server can refuse a request before it hands the thinking to another process."""
+    try:
+        level = Level(level)
+    except ValueError:
+        raise _error("UNKNOWN_LEVEL", f"Unknown bot level {level!r}: use random, greedy or search.") from None
+    if game.outcome(state) is not None:
+        raise _error(
+            "GAME_OVER", "The game is over: there is no move to suggest.", ErrorCode.GAME_OVER, "state"
+        )
+    _budget(playouts, millis)
+    if game.chance(state) is not None:
+        return level  # the draw move, whoever asks
+    if seat not in game.to_act(state).players:
+        acting = ", ".join(str(s) for s in game.to_act(state).players) or "nobody"
+        raise _error(
+            "NOT_YOUR_TURN",
+            f"Seat {seat} does not act now (seat(s) to act: {acting}): there is no move to suggest for it.",
+            ErrorCode.NOT_YOUR_TURN,
+            "seat",
+        )
+    if level is Level.SEARCH:
+        _determinizer(game, state, game.view(state, seat))
+    return level
+
+
 def suggest(
     game: Game[S, M, O],
     state: S,
@@ -494,21 +529,12 @@ def suggest(
     not a chance step), MALFORMED (an unknown level, a bad budget, or ``search`` for a game with
     hidden information the bot cannot sample).
     """
-    try:
-        level = Level(level)
-    except ValueError:
-        raise _error("UNKNOWN_LEVEL", f"Unknown bot level {level!r}: use random, greedy or search.") from None
-    if game.outcome(state) is not None:
-        raise _error(
-            "GAME_OVER", "The game is over: there is no move to suggest.", ErrorCode.GAME_OVER, "state"
-        )
+    level = check(game, state, seat, level, playouts=playouts, millis=millis)
     limit, millis_limit = _budget(playouts, millis)
-    players = _players(game, state)
+    players = player_count(game, state)
     if game.chance(state) is not None:
         # A chance step is the server's draw: the bot never picks an outcome to its own advantage.
         return Suggestion(game.legal_moves(state)[0], 1 / players, 0)
-    if seat not in game.to_act(state).players:
-        raise _error("NOT_YOUR_TURN", f"Seat {seat} does not act now.", ErrorCode.NOT_YOUR_TURN, "seat")
     # The seat's own legal moves are its knowledge; they are the same in every state it cannot tell apart.
     legal: Sequence[M] = game.legal_moves(state)
     rng = random.Random(seed)

@@ -303,6 +303,40 @@ GENERAL: tuple[Reason, ...] = (
         ),
     ),
     *_group(
+        "Bots",
+        Reason(
+            "BOT_LEVEL_REQUIRED",
+            M,
+            "SuggestMove, or a bot seat of CreateSession, names no level (or a level number this "
+            "service does not know): BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_SEARCH.",
+        ),
+        Reason(
+            "SEAT_OUT_OF_RANGE",
+            M,
+            "SuggestMove's seat, or a bot seat of CreateSession, is not a seat of the game (seats "
+            "count from 0).",
+        ),
+        Reason("BOT_SEAT_DUPLICATE", M, "CreateSession names one seat as a bot twice."),
+        Reason(
+            "BOTS_WITH_PHYSICAL_DICE",
+            M,
+            "CreateSession asks for bot seats and physical dice at once: a bot cannot throw physical dice.",
+        ),
+        Reason(
+            "BOTS_BUSY",
+            ErrorCode.RESOURCE_EXHAUSTED,
+            "Every bot worker of the replica is thinking and its queue is full (--bot-queue): "
+            "Retry-After (gRPC: RetryInfo) says when to try again. A session's bot seats wait "
+            "instead of being refused.",
+        ),
+        Reason(
+            "BOT_FAILED",
+            ErrorCode.UNAVAILABLE,
+            "The bot's worker process stopped while it was thinking (it was killed, or ran out of "
+            "memory); a new one starts for the next call, so try again.",
+        ),
+    ),
+    *_group(
         "Access",
         Reason(
             "API_KEY_REQUIRED",

@@ -27,6 +27,8 @@ log = logging.getLogger("lawspeaker")
 GRACE_SECONDS = 5.0
 METRICS_READ_SECONDS = 15.0
 DEFAULT_SESSION_TTL = 86400
+DEFAULT_BOT_PROCESSES = 1  # lawspeaker.botpool's defaults, repeated so --help imports no games
+DEFAULT_BOT_QUEUE = 16
 
 
 class _EmbeddedServer(uvicorn.Server):
@@ -51,6 +53,8 @@ async def serve(
     reuse_port: bool = False,
     metrics_on: bool = True,
     metrics_port: int = 0,
+    bot_processes: int = DEFAULT_BOT_PROCESSES,
+    bot_queue: int = DEFAULT_BOT_QUEUE,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -60,6 +64,7 @@ async def serve(
     ``reuse_port``: a ``--workers`` worker, sharing the ports its supervisor holds (``lawspeaker.workers``).
     ``metrics_on``: record metrics and serve ``/metrics``, on the HTTP port or, given
     ``metrics_port``, there (a worker's supervisor serves that port for every worker).
+    ``bot_processes`` and ``bot_queue``: the bot pool (``lawspeaker.botpool``).
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
@@ -90,7 +95,10 @@ async def serve(
                 listen.close(http_sockets)
                 raise listen.metrics_unavailable(host, metrics_port, err) from None
             log.info("metrics on http://%s:%d/metrics", host, bound)
-    api = RulesApi()
+    from lawspeaker.botpool import BotPool
+
+    api = RulesApi(bot_pool=BotPool(bot_processes, bot_queue))
+    api.bot_pool.start()
     store: SessionStore
     options = dict(store_options or {})
     if redis_url:
@@ -178,6 +186,7 @@ async def serve(
     http.should_exit = True
     await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
     await sessions.close()
+    api.bot_pool.close()
     if metrics_on:
         metrics.flush()  # the last calls count too (a worker's files outlive it)
     stopped.cancel()
@@ -381,6 +390,24 @@ def parser() -> argparse.ArgumentParser:
         "default 1; auto: one per core); more than one needs --redis-url",
     )
     s.add_argument("--worker-of", type=int, default=None, help=argparse.SUPPRESS)  # set by the supervisor
+    b = s.add_argument_group(
+        "bots",
+        "where SuggestMove and the sessions' bot seats think: worker processes at a lower CPU priority",
+    )
+    b.add_argument(
+        "--bot-processes",
+        type=int,
+        default=_env_int("LAWSPEAKER_BOT_PROCESSES", DEFAULT_BOT_PROCESSES),
+        help="bot worker processes per serving process (env LAWSPEAKER_BOT_PROCESSES, default "
+        f"{DEFAULT_BOT_PROCESSES}; 0: think on a thread of the serving process)",
+    )
+    b.add_argument(
+        "--bot-queue",
+        type=int,
+        default=_env_int("LAWSPEAKER_BOT_QUEUE", DEFAULT_BOT_QUEUE),
+        help="SuggestMove calls that may wait for a bot worker; more are refused with BOTS_BUSY (env "
+        f"LAWSPEAKER_BOT_QUEUE, default {DEFAULT_BOT_QUEUE}); session bots always wait their turn",
+    )
     q = s.add_argument_group(
         "quotas and access",
         "on by default; the README's 'Quotas' section says why these numbers. 0 turns a limit off.",
@@ -506,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             reuse_port=args.worker_of is not None,
             metrics_on=args.metrics,
             metrics_port=args.metrics_port,
+            bot_processes=args.bot_processes,
+            bot_queue=args.bot_queue,
         )
         if args.worker_of is not None:
             from lawspeaker import workers
@@ -553,7 +582,15 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
     from lawspeaker.access import Access, parse_api_keys, parse_networks
     from lawspeaker.sessions.service import Limits
 
-    for flag in ("create_rate", "create_burst", "max_sessions", "request_id_ttl", "redis_wait_replicas"):
+    for flag in (
+        "create_rate",
+        "create_burst",
+        "max_sessions",
+        "request_id_ttl",
+        "redis_wait_replicas",
+        "bot_processes",
+        "bot_queue",
+    ):
         if getattr(args, flag) < 0:
             raise SystemExit(f"--{flag.replace('_', '-')} must not be negative")
     if args.create_rate and args.create_burst < 1:

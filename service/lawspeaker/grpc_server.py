@@ -155,14 +155,17 @@ def _observed_stream(service: str, method: str, handle: StreamHandler) -> Stream
     return observed
 
 
-def _unary(method: str, call: Callable[[Any], Message]) -> Handler:
+def _unary(method: str, call: Callable[[Any], Message] | Callable[[Any], Awaitable[Message]]) -> Handler:
     parse = _parser(RULES_SERVICE, method)
+    thinks = asyncio.iscoroutinefunction(call)  # SuggestMove: awaited, the bots think elsewhere
 
     async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
         try:
             request = parse(data)
             with calls.rules_span(method):
-                return call(request)
+                if thinks:
+                    return await cast(Callable[[Any], Awaitable[Message]], call)(request)
+                return cast(Callable[[Any], Message], call)(request)
         except Exception as err:  # every failure is mapped once, in _fail
             await _fail(context, method, err)
 
@@ -252,6 +255,7 @@ class RulesServicer:
         self.LegalMoves = _unary("LegalMoves", api.legal_moves)
         self.ValidateMove = _unary("ValidateMove", api.validate_move)
         self.ApplyMove = _unary("ApplyMove", api.apply_move)
+        self.SuggestMove = _unary("SuggestMove", api.suggest_move)
 
 
 def _add_servicer(server: grpc.aio.Server, service: ServiceDescriptor, servicer: object) -> None:

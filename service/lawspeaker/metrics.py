@@ -132,6 +132,33 @@ REPLAYS = Counter(
     "SessionApplyMove retries answered from their request id's record instead of moving again.",
     ("game",),
 )
+BOT_MOVES = Counter(
+    "lawspeaker_bot_moves",
+    "Moves the bots chose (SuggestMove answers and bot seats' moves in sessions), by game and level.",
+    ("game", "level"),
+)
+BOT_SECONDS = Histogram(
+    "lawspeaker_bot_think_seconds",
+    "Time from a bot move's request to its answer, waiting for a worker included, by game and level.",
+    ("game", "level"),
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
+)
+BOT_PLAYOUTS = Counter(
+    "lawspeaker_bot_playouts",
+    "Playouts the search bots ran, by game.",
+    ("game",),
+)
+BOTS_BUSY = Counter(
+    "lawspeaker_bots_busy",
+    "SuggestMove calls refused (BOTS_BUSY) because every bot worker was thinking and the queue was "
+    "full, by game.",
+    ("game",),
+)
+BOTS_WAITING = Gauge(
+    "lawspeaker_bots_waiting",
+    "Bot moves waiting for a worker process in this replica.",
+    multiprocess_mode="livesum",
+)
 STORE_CALLS = Counter(
     "lawspeaker_store_round_trips",
     "Round trips to the session store (Redis), by store and operation.",
@@ -268,6 +295,24 @@ def watch_opened(transport: str) -> None:
 def watch_closed(transport: str) -> None:
     if _on:
         WATCH_STREAMS.labels(transport).dec()
+
+
+def bot_move(game: str, level: str, seconds: float, playouts: int) -> None:
+    if _on:
+        BOT_MOVES.labels(game, level).inc()
+        BOT_SECONDS.labels(game, level).observe(seconds)
+        if playouts:
+            BOT_PLAYOUTS.labels(game).inc(playouts)
+
+
+def bot_refused(game: str) -> None:
+    if _on:
+        BOTS_BUSY.labels(game).inc()
+
+
+def bots_waiting(waiting: int) -> None:
+    if _on:
+        BOTS_WAITING.set(waiting)
 
 
 class StoreMeter:

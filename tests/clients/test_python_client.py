@@ -296,3 +296,25 @@ def test_the_client_sends_its_api_key_and_reports_when_to_retry(transport: str) 
             err = caught.value
             assert (err.code, err.reason) == ("RESOURCE_EXHAUSTED", "SESSION_CREATE_RATE_LIMITED")
             assert err.retry_after is not None and 0 < err.retry_after <= 10
+
+
+def test_a_suggested_move_is_legal_and_comes_again_with_its_seed(client: Client) -> None:
+    state = client.new_game("penki", 2, seed=4).state
+    for _ in range(30):  # past the opening draws, to a position with a choice
+        listed = client.legal_moves("penki", state)
+        if len(listed.moves) > 1 and not listed.HasField("chance"):
+            break
+        state = client.apply_move("penki", state, listed.moves[0]).state
+    first = client.suggest_move("penki", state, game_pb2.BOT_LEVEL_SEARCH, playouts=30)
+    assert first.playouts == 30
+    assert client.validate_move("penki", state, first.move).valid
+    again = client.suggest_move("penki", state, game_pb2.BOT_LEVEL_SEARCH, playouts=30, seed=first.seed)
+    assert again == first
+
+
+def test_a_session_with_a_bot_seat_moves_for_it(client: Client) -> None:
+    made = client.sessions.create_session(
+        "valhalla", 2, seed=6, bots=[game_pb2.BotSeat(seat=1, level=game_pb2.BOT_LEVEL_RANDOM)]
+    )
+    assert [t.seat for t in made.seat_tokens] == [0]
+    assert [b.seat for b in made.session.bots] == [1]

@@ -104,6 +104,7 @@ def run_servers(
         await asyncio.gather(grpc_server.stop(1), task)
         if session_api is not None:
             await session_api.close()
+        rules.bot_pool.close()
 
     thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
     thread.start()

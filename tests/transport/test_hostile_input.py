@@ -232,6 +232,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             "LegalMoves": pb.LegalMovesRequest(game=GAME, state=state),
             "ValidateMove": pb.ValidateMoveRequest(game=GAME, state=state, move=CAST),
             "ApplyMove": pb.ApplyMoveRequest(game=GAME, state=state, move=CAST),
+            "SuggestMove": pb.SuggestMoveRequest(game=GAME, state=state, level=game_pb2.BOT_LEVEL_GREEDY),
             "CreateSession": spb.CreateSessionRequest(game=GAME, players=2, seed=7),
             "GetSession": spb.GetSessionRequest(session=sid),
             "ListSessionMoves": spb.ListSessionMovesRequest(session=sid, page_size=5),

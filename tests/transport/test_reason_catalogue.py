@@ -57,6 +57,11 @@ ELSEWHERE = {
     "it: creation refuses such a session)",
     "CLIENT_DISCONNECTED": "none: the client that went away cannot read the answer",
     "BAD_REQUEST": "none: the fallback for a 4xx Litestar raises itself, which no route of ours does",
+    "BOTS_BUSY": "tests/transport/test_suggest_move.py::"
+    "test_a_full_bot_queue_answers_bots_busy_with_when_to_retry (a search must be thinking while the "
+    "call is made)",
+    "BOT_FAILED": "tests/unit/test_botpool.py::test_a_worker_killed_while_thinking_answers_bot_failed (a "
+    "worker process is killed)",
 }
 
 
@@ -535,6 +540,24 @@ def _if_match(value: str, body_etag: bool) -> Callable[[Env, str], Call]:
     return make
 
 
+def _suggest(level: int = game_pb2.BOT_LEVEL_RANDOM, **fields: Any) -> Callable[[Env, str], Call]:
+    def make(_: Env, __: str) -> Call:
+        state = _state()
+        request = rules_service_pb2.SuggestMoveRequest(game="valhalla", state=state, level=level, **fields)
+        return Call("SuggestMove", request)
+
+    return make
+
+
+def _bot_seats(*bots: tuple[int, int], **fields: Any) -> Callable[[Env, str], Call]:
+    def make(_: Env, __: str) -> Call:
+        seats = [game_pb2.BotSeat(seat=s, level=level) for s, level in bots]
+        request = session_service_pb2.CreateSessionRequest(game="valhalla", players=2, bots=seats, **fields)
+        return Call("CreateSession", request)
+
+    return make
+
+
 def _rest_raw(
     method: str, verb: str, path: str, body: bytes = b"", content_type: str = "application/json"
 ) -> Callable[[Env, str], Raw]:
@@ -621,6 +644,10 @@ PROVOKE: dict[str, Provocation] = {
     "API_KEY_INVALID": on(
         "keys", lambda e, t: Call("NewGame", _new("valhalla").request, headers={"X-Api-Key": "lsk_wrong"})
     ),
+    "BOT_LEVEL_REQUIRED": main(_suggest(game_pb2.BOT_LEVEL_UNSPECIFIED)),
+    "SEAT_OUT_OF_RANGE": main(_suggest(seat=2)),
+    "BOT_SEAT_DUPLICATE": main(_bot_seats((1, game_pb2.BOT_LEVEL_RANDOM), (1, game_pb2.BOT_LEVEL_GREEDY))),
+    "BOTS_WITH_PHYSICAL_DICE": main(_bot_seats((1, game_pb2.BOT_LEVEL_RANDOM), physical_dice=True)),
     "INVALID_IF_MATCH": main(_if_match("not-an-etag", body_etag=True)),
     "IF_MATCH_CONFLICT": main(_if_match('"12345"', body_etag=True)),
 }

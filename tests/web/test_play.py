@@ -253,6 +253,42 @@ def test_every_game_starts_a_session_with_a_link_per_seat(server: Server, browse
         context.close()
 
 
+def test_a_session_against_the_computer_answers_each_move(server: Server, browser: Any) -> None:
+    """Penki against the computer (medium): the lobby's "Other seats" makes seat 1 a bot; each of
+    the player's moves is answered by the bot's, which arrives on the page by itself."""
+    context = _context(browser, viewport=DESKTOP)
+    try:
+        seat = Seat(context.new_page())
+        seat.page.goto(f"{server.base_url}/play")
+        seat.page.select_option("#game", "penki")
+        seat.page.wait_for_selector("#opponents")
+        seat.page.select_option("#opponents", "greedy")
+        seat.page.click("#start-session")
+        seat.page.wait_for_selector("#board svg")
+        seat.idle()
+        assert "played by the computer" in str(seat.page.text_content("#seat-links"))
+        assert seat.page.locator("#seat-link-1").count() == 0  # no link: nobody else plays
+        rng = random.Random(3)
+        for _ in range(4):  # the player's move, then the bot's reply arrives
+            seat.page.wait_for_function(
+                "document.querySelector('#status')?.dataset.state === 'turn'", timeout=30_000
+            )
+            before = seat.log_length()
+            seat.play_random(rng)
+            seat.page.wait_for_function(
+                f"document.querySelectorAll('#log li').length > {before + 1}"
+                " || document.querySelector('#status')?.dataset.state === 'over'",
+                timeout=30_000,
+            )
+        session = parse_qs(urlsplit(seat.page.url).fragment)["session"][0]
+        moves = httpx.get(f"{server.base_url}/v1/sessions/{session}/moves", timeout=10).json()["moves"]
+        assert any(m.get("seat") == 1 for m in moves) and any(m.get("seat", 0) == 0 for m in moves)
+        _screenshot(seat, "penki-against-the-computer-1280x800")
+        assert seat.errors == []
+    finally:
+        context.close()
+
+
 # --------------------------------------------------------------------------- refusals and undo
 
 

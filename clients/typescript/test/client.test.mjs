@@ -75,6 +75,27 @@ for (const [useBinaryFormat, useHttpGet] of [
         return true;
       });
     });
+
+    test("a suggested move is legal, and the same seed suggests it again", async () => {
+      const { rules } = createLawspeakerClients(baseUrl, { useBinaryFormat, useHttpGet });
+      let { state } = await rules.newGame({ game: "valhalla", players: 2, seed: 11n });
+      for (let i = 0; i < 40; i++) {
+        const listed = await rules.legalMoves({ game: "valhalla", state });
+        if (listed.moves.length > 1 && !listed.chance) break;
+        state = (await rules.applyMove({ game: "valhalla", state, move: listed.moves[0] })).state;
+      }
+      const ask = { game: "valhalla", state, level: 3, budget: { playouts: 25, millis: 0 } }; // BOT_LEVEL_SEARCH
+      const first = await rules.suggestMove(ask);
+      assert.equal(first.playouts, 25);
+      assert.ok((await rules.validateMove({ game: "valhalla", state, move: first.move })).valid);
+      const again = await rules.suggestMove({ ...ask, seed: first.seed });
+      assert.deepEqual(again.move, first.move);
+      await assert.rejects(rules.suggestMove({ game: "valhalla", state }), (err) => {
+        assert.equal(ConnectError.from(err).code, Code.InvalidArgument);
+        assert.equal(errorInfo(err)?.reason, "BOT_LEVEL_REQUIRED");
+        return true;
+      });
+    });
   });
 }
 

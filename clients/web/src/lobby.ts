@@ -16,7 +16,19 @@ export interface Start {
   players: number;
   options: GameOptions | undefined;
   local: boolean;
+  /** The level of the computer opponents (every seat but the first), or "" for people only. */
+  opponents: Opponents;
 }
+
+/** Who plays the other seats of a session: people (each gets a link) or the computer. */
+export type Opponents = "" | "random" | "greedy" | "search";
+
+const OPPONENTS: [Opponents, string][] = [
+  ["", "People: send each a seat link"],
+  ["random", "Computer: easy (random moves)"],
+  ["greedy", "Computer: medium (looks one move ahead)"],
+  ["search", "Computer: hard (searches for a second)"],
+];
 
 function words(name: string): string {
   const text = name.replace(/_/g, " ");
@@ -120,8 +132,20 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
       ),
     );
     const options = described.options.map((o) => optionControl(o, chosen));
+    const opponents = h(
+      "select",
+      { id: "opponents", name: "opponents", "aria-describedby": "opponents-hint" },
+      ...OPPONENTS.map(([value, text]) => h("option", { value }, text)),
+    );
     details.replaceChildren(
       h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "opponents" }, "Other seats"),
+        opponents,
+        h("small", { id: "opponents-hint", class: "hint" }, "For a session: the computer plays every seat but yours."),
+      ),
       ...(options.length ? [h("details", { class: "options" }, h("summary", {}, "Options"), ...options)] : []),
     );
   };
@@ -131,6 +155,7 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
     event.preventDefault();
     error.textContent = "";
     const players = Number((form.querySelector("#players") as HTMLSelectElement | null)?.value ?? 0);
+    const opponents = ((form.querySelector("#opponents") as HTMLSelectElement | null)?.value ?? "") as Opponents;
     let options: GameOptions | undefined;
     try {
       options = buildOptions(gameSelect.value, chosen);
@@ -139,7 +164,7 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
       return;
     }
     try {
-      await start({ game: gameSelect.value, players, options, local });
+      await start({ game: gameSelect.value, players, options, local, opponents });
     } catch (err) {
       const refusal = refusalOf(err);
       error.textContent = `${refusal.message} (${refusal.reason})`;
@@ -158,7 +183,8 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
     h(
       "p",
       { class: "hint" },
-      "A session is kept by the server: each seat gets its own link to open on another phone or tab. ",
+      "A session is kept by the server: each seat gets its own link to open on another phone or tab, ",
+      "or the computer plays the other seats. ",
       "Hot seat plays on this screen only, through the stateless rules API.",
     ),
     error,

@@ -6,7 +6,7 @@
  *   #session=<id>                     watching a session (a spectator)
  *   #local                            the hot-seat game started from the lobby (kept in the page)
  */
-import { type Session } from "@lawspeaker/client";
+import { BotLevel, type Session } from "@lawspeaker/client";
 import { clients } from "./api.js";
 import { h } from "./dom.js";
 import { type Start, lobby } from "./lobby.js";
@@ -23,16 +23,30 @@ async function start(choice: Start): Promise<void> {
     location.hash = "local";
     return;
   }
+  const level = choice.opponents ? LEVELS[choice.opponents] : undefined;
+  const bots =
+    level === undefined
+      ? []
+      : Array.from({ length: choice.players - 1 }, (_, i) => ({
+          seat: i + 1,
+          level,
+          // a hard bot thinks about a second a move, however fast the server
+          budget: choice.opponents === "search" ? { millis: 1000 } : undefined,
+        }));
   const created = await clients().sessions.createSession({
     game: choice.game,
     players: choice.players,
     options: choice.options,
+    bots,
   });
   const session = created.session as Session;
-  const tokens = created.seatTokens.map((t) => t.token);
+  const tokens = Array.from({ length: choice.players }, () => ""); // a bot seat has no token
+  for (const t of created.seatTokens) tokens[t.seat] = t.token;
   rememberSeats(session, tokens);
   location.hash = new URL(seatLink(session.session, 0, tokens[0])).hash;
 }
+
+const LEVELS = { random: BotLevel.RANDOM, greedy: BotLevel.GREEDY, search: BotLevel.SEARCH } as const;
 
 function leave(): void {
   local = undefined;

@@ -13,6 +13,7 @@ export function seatLink(session: string, seat: number, token: string): string {
 }
 
 /** The seat links of sessions this tab created (sessionStorage: they never leave the tab). */
+/** Keeps the seat tokens of a session this page created (by seat; "" for a seat the computer plays). */
 export function rememberSeats(session: Session, tokens: string[]): void {
   sessionStorage.setItem(`lawspeaker.seats.${session.session}`, JSON.stringify(tokens));
 }
@@ -300,6 +301,9 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       const watch = `${location.origin}/play#${new URLSearchParams({ session }).toString()}`;
       seatsBox.append(
         ...tokens.map((token, seat) => {
+          if (!token) {
+            return h("div", { class: "seat-link" }, h("span", { class: "who" }, names[seat]), "played by the computer");
+          }
           const link = seatLink(session, seat, token);
           const field = h("input", { type: "text", readonly: true, value: link, "aria-label": `Link of ${names[seat]}`, id: `seat-link-${seat}` });
           return h(

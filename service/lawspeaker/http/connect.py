@@ -43,7 +43,7 @@ from lawspeaker.http.bodies import decode_request, read_body, wire_decode
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type
 from lawspeaker.http.problems import MAX_BODY_BYTES, Problem
 from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
-from lawspeaker.http.rules_routes import WIRE_RPCS, call_rpc, wire_answer
+from lawspeaker.http.rules_routes import THINKING_RPCS, WIRE_RPCS, call_rpc, call_thinking, wire_answer
 from lawspeaker.http.session_routes import call_session
 from lawspeaker.http_semantics import allow_header
 from lawspeaker.sessions.service import SessionApi, bearer
@@ -359,6 +359,9 @@ def handlers(
     ``lawspeaker.wire`` messages, answers canonical JSON calls as REST does."""
 
     async def call_rules(rpc: Rpc, msg: Message, _token: str | None, _codec: str) -> Message:
+        if rpc.name in THINKING_RPCS:
+            thought: Message = await call_thinking(rules, rpc, msg)
+            return thought
         answer: Message = call_rpc(rules, rpc, msg)  # as REST calls it (traced there)
         return answer
 

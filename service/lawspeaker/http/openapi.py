@@ -194,6 +194,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "lawspeaker.v1.LegalMovesRequest": ("state",),  # STATE_REQUIRED
     "lawspeaker.v1.ValidateMoveRequest": ("state", "move"),  # STATE_REQUIRED, MOVE_REQUIRED
     "lawspeaker.v1.ApplyMoveRequest": ("state", "move"),
+    "lawspeaker.v1.SuggestMoveRequest": ("state",),  # STATE_REQUIRED
     "lawspeaker.v1.CreateSessionRequest": ("game", "players"),  # GAME_REQUIRED, PLAYER_COUNT
     "lawspeaker.v1.SessionValidateMoveRequest": ("move",),  # MOVE_REQUIRED
     "lawspeaker.v1.SessionApplyMoveRequest": ("move",),
@@ -221,6 +222,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "lawspeaker.v1.RngState.counter": (0, core.RNG_COUNTER_LIMIT - 1),
     "lawspeaker.v1.ListSessionMovesRequest.page_size": (0, INT32[1]),  # INVALID_PAGE_SIZE
     "lawspeaker.v1.PaxVikingJuniorOptions.starting_seat": (-1, INT32[1]),  # -1: as unset, drawn at random
+    "lawspeaker.v1.SuggestMoveRequest.seat": (0, INT32[1]),  # below the state's players: SEAT_OUT_OF_RANGE
+    "lawspeaker.v1.BotSeat.seat": (0, INT32[1]),  # below the session's players: SEAT_OUT_OF_RANGE
 }
 """Integer fields the server bounds more narrowly than their type."""
 
@@ -245,6 +248,8 @@ NONZERO_ENUMS = frozenset(
         "lawspeaker.v1.PenkiPair.second",
         "lawspeaker.v1.PenkiPlacePair.first",
         "lawspeaker.v1.PenkiPlacePair.second",
+        "lawspeaker.v1.SuggestMoveRequest.level",  # BOT_LEVEL_REQUIRED
+        "lawspeaker.v1.BotSeat.level",
     }
 )
 """Enum fields whose zero value (unset) the codecs refuse (INVALID_ENUM, INVALID_STATE): they are

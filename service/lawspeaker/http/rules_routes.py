@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -66,9 +66,33 @@ def answer_post(
     return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(response))), JSON
 
 
-WIRE_RPCS = frozenset(r.name for r in VERB_RPCS.values())
-"""The RulesService RPCs served over ``lawspeaker.wire`` messages for JSON: the four POST ones (the
-GET ones are cheap, and DescribeGame's answer holds a google.protobuf.Struct)."""
+THINKING_RPCS = frozenset({"SuggestMove"})
+"""The RulesService RPCs that are awaited (the bots think in another process): ``answer_thinking``."""
+
+WIRE_RPCS = frozenset(r.name for r in VERB_RPCS.values()) - THINKING_RPCS
+"""The RulesService RPCs served over ``lawspeaker.wire`` messages for JSON: the POST ones but
+SuggestMove (the GET ones are cheap, DescribeGame's answer holds a google.protobuf.Struct, and a
+suggestion's time is the bot's thinking)."""
+
+
+async def answer_thinking(
+    rules: RulesApi, rpc: Rpc, game_id: str, body: bytes, content_type: str, accept: str
+) -> tuple[bytes, str]:
+    """``answer_post`` for an RPC of ``THINKING_RPCS``, over protobuf, awaited."""
+    msg, was_protobuf = decode_request(rpc.request_type, body, content_type)
+    check_game(getattr(msg, "game"), game_id)  # noqa: B009
+    setattr(msg, "game", game_id)  # noqa: B010
+    response = await call_thinking(rules, rpc, msg)
+    if accepts_protobuf(accept, was_protobuf):
+        return response.SerializeToString(), PROTOBUF_TYPES[0]
+    return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(response))), JSON
+
+
+async def call_thinking(api: RulesApi, rpc: Rpc, msg: Any) -> Any:
+    """The answer of an RPC of ``THINKING_RPCS`` (a rules span of its own when tracing is on)."""
+    method: Callable[[Message], Awaitable[Message]] = getattr(api, rpc.api_method)
+    with calls.rules_span(rpc.name):
+        return await method(msg)
 
 
 def wire_answer(fast: RulesApi, rpc: Rpc, wired: Any) -> bytes | None:
@@ -139,15 +163,11 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
             )
         calls.note_rpc(SERVICE_NAME, rpc.name)
         body = await read_body(request)
-        content, media_type = answer_post(
-            rules,
-            fast,
-            rpc,
-            game_id,
-            body,
-            first_header(request, b"content-type"),
-            first_header(request, b"accept"),
-        )
+        content_type, accept = first_header(request, b"content-type"), first_header(request, b"accept")
+        if rpc.name in THINKING_RPCS:
+            content, media_type = await answer_thinking(rules, rpc, game_id, body, content_type, accept)
+        else:
+            content, media_type = answer_post(rules, fast, rpc, game_id, body, content_type, accept)
         return Response(content, media_type=media_type)
 
     return [list_games, describe_game, custom_method]

@@ -18,6 +18,7 @@ the secret RNG, versions (etags), idempotency, the move log and undo.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import collections
@@ -25,6 +26,7 @@ import dataclasses
 import functools
 import hashlib
 import hmac
+import logging
 import secrets
 import sys
 import time
@@ -35,8 +37,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from lawspeaker import access, calls, metrics
-from lawspeaker.api import RulesApi
+from lawspeaker import access, bots, calls, metrics
+from lawspeaker.api import RulesApi, bot_budget, bot_level
 from lawspeaker.codec import Entry, malformed
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
@@ -56,6 +58,8 @@ from lawspeaker.sessions.store import (
 from lawspeaker.v1 import game_pb2, rules_service_pb2
 from lawspeaker.v1 import session_service_pb2 as pb
 
+log = logging.getLogger(__name__)
+
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 MAX_REQUEST_ID = 128
@@ -64,6 +68,16 @@ RECENT_SESSIONS = 10_000  # sessions whose last written version this replica rem
 WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
 REPLAYS = 64  # sessions whose replayed move log (events per move, last state) this replica keeps
 MAX_CAP_RETRY_SECONDS = 60.0  # a full store says "retry in at most a minute": games end and free room
+BOT_STALL_SECONDS = 30.0
+"""A bot seat's move is made by the replica that wrote the version where its turn came. Should that
+replica stop before it moves, the next replica that reads the session (GetSession,
+SessionLegalMoves, WatchSession) this long after that version was written makes the move instead:
+longer than a bot thinks (``lawspeaker.bots.MAX_MILLIS``) plus a wait for a worker."""
+BOT_PACE_SECONDS = 0.02
+"""The least time between two moves of one session's bots: a session of bots plays at most 50 moves
+a second, so that watch streams (and the screens behind them) follow every version, and one game
+cannot hold a replica's event loop. A person's reply to a bot, and a bot's to a person, are not
+delayed."""
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -95,6 +109,17 @@ class Record(msgspec.Struct, array_like=True):
     initial: bytes  # the state at creation, RNG included: undo replays the log from here
     state: bytes  # the current state, RNG included
     move_count: int
+    bots: list[BotRecord] = msgspec.field(default_factory=list)  # the seats the server plays
+    written: float = 0.0  # when this version was written (Unix time): a stalled bot's turn is seen
+
+
+class BotRecord(msgspec.Struct, array_like=True):
+    """A seat the server plays: its level (``lawspeaker.bots.Level``) and budget (0: no limit)."""
+
+    seat: int
+    level: str
+    playouts: int = 0
+    millis: int = 0
 
 
 class LogEntry(msgspec.Struct, array_like=True):
@@ -193,10 +218,17 @@ class SessionApi:
         # replays only the moves made since, so paging through a long game's log, or a retry of
         # its last request id, costs an apply per new move, not per move of the game.
         self._replays: OrderedDict[SessionKey, _Replay] = OrderedDict()
+        # The sessions whose bot seats this replica is moving now (one task per session), and those
+        # written again while their task ran (it looks once more before it ends).
+        self._driving: dict[str, asyncio.Task[None]] = {}
+        self._woken: set[str] = set()
 
     def shutdown(self) -> None:
-        """Ends every watch stream, so a graceful shutdown does not wait for them."""
+        """Ends every watch stream, so a graceful shutdown does not wait for them, and stops the bots
+        (a bot whose move was not written is moved by the next replica that reads its session)."""
         self.store.stop_watchers()
+        for task in list(self._driving.values()):
+            task.cancel()
 
     async def close(self) -> None:
         await self.store.close()
@@ -377,6 +409,8 @@ class SessionApi:
         if outcome is not None:
             fields["game_over"] = True
             fields["outcome"] = rules.encode_outcome(outcome)
+        if record.bots:
+            fields["bots"] = [_bot_seat(rules.m, b) for b in record.bots]
         return messages.Session(
             session=o.key.session,
             game=g.id,
@@ -552,6 +586,118 @@ class SessionApi:
             out.seat = entry.seat
         return out
 
+    # ------------------------------------------------------------------ bot seats
+
+    @staticmethod
+    def _bot_due(entry: Entry[Any, Any, Any], record: Record, state: Any) -> BotRecord | None:
+        """The bot seat that is to move in ``state``, if any. In a session with bots, a chance step
+        nobody in particular draws (a deal, a refill) is drawn by the server at once, as a bot's
+        move: nobody waits for it, and the draw comes from the secret RNG whoever asks for it."""
+        if not record.bots:
+            return None
+        g = entry.game
+        if g.outcome(state) is not None:
+            return None
+        to_act = g.to_act(state)
+        for bot in record.bots:
+            if bot.seat in to_act.players:
+                return bot
+        if to_act.chance and not to_act.players:
+            return record.bots[0]
+        return None
+
+    def _wake_bots(self, entry: Entry[Any, Any, Any], key: SessionKey, record: Record, state: Any) -> None:
+        """After this replica wrote a version: if a bot seat is to move in it, this replica moves it
+        (a task per session, which goes on while bots are to move)."""
+        if not record.bots or self._bot_due(entry, record, state) is None:
+            return
+        if key.session in self._driving:
+            self._woken.add(key.session)  # its task looks again before it ends
+            return
+        self._driving[key.session] = asyncio.get_running_loop().create_task(self._drive_bots(entry, key))
+
+    def _wake_stalled_bots(self, o: _Opened, state: Any) -> None:
+        """A read of a version where a bot has been due for :data:`BOT_STALL_SECONDS` (its replica
+        stopped): this replica moves the bot. The etag decides if two try: one write wins."""
+        if (
+            o.record.bots
+            and time.time() - o.record.written > BOT_STALL_SECONDS
+            and self._bot_due(o.entry, o.record, state) is not None
+        ):
+            self._wake_bots(o.entry, o.key, o.record, state)
+
+    async def _drive_bots(self, entry: Entry[Any, Any, Any], key: SessionKey) -> None:
+        """Moves the session's bot seats while one is to move: each move thought in the bot pool
+        (off the event loop; a busy pool makes it wait, never refuses it) and written as a person's
+        is, on the etag it was thought on and under a request id of its own. It stops when no bot is
+        to move, when another write came first (its writer moves any bot due then) and when the
+        session is gone."""
+        session = key.session
+        last = -BOT_PACE_SECONDS  # when this task last wrote a bot move
+        try:
+            while True:
+                self._woken.discard(session)
+                opened = await self._bot_version(entry, key)
+                due = self._bot_due(entry, opened.record, opened.state) if opened is not None else None
+                if opened is None or due is None:
+                    if session in self._woken and opened is not None:
+                        continue
+                    return
+                found = await self.rules.bot_pool.suggest(
+                    entry.game.id,
+                    opened.state,
+                    due.seat,
+                    bots.Level(due.level),
+                    playouts=due.playouts or None,
+                    millis=float(due.millis) or None,
+                    seed=_bot_seed(entry, opened, due.seat),
+                    wait=True,
+                )
+                request = pb.SessionApplyMoveRequest(
+                    session=session,
+                    move=self.rules.encode_move(entry, found.move),
+                    etag=opened.etag,
+                    request_id=f"bot.{opened.etag}",
+                )
+                bot = dataclasses.replace(opened, seat=due.seat)
+                await asyncio.sleep(max(0.0, last + BOT_PACE_SECONDS - time.monotonic()))
+                try:
+                    await self._apply(bot, request, _bot_token(due.seat), False)
+                    last = time.monotonic()
+                    written = self._recent.get(session)
+                    if written is None or written[0] != opened.loaded.rev + 1:
+                        return  # another replica wrote this move first (its request id's answer came back)
+                except LawspeakerError as err:
+                    if err.code is ErrorCode.STALE_STATE and session in self._woken:
+                        continue  # this replica wrote the newer version: a bot may be due there
+                    if err.code not in (ErrorCode.STALE_STATE, ErrorCode.NOT_FOUND):
+                        log.warning("bot seat %d of %s did not move: %s", due.seat, session, err.reason)
+                    return
+        except asyncio.CancelledError:
+            raise
+        except LawspeakerError as err:  # the store is down, or no worker could think
+            log.warning("the bots of %s stopped: %s (%s)", session, err.reason, err)
+        except Exception:
+            log.exception("the bots of %s stopped", session)
+        finally:
+            # at once, with no await since the last look: a write from now on starts a new task
+            if self._driving.get(session) is asyncio.current_task():
+                del self._driving[session]
+            self._woken.discard(session)
+
+    async def _bot_version(self, entry: Entry[Any, Any, Any], key: SessionKey) -> _Opened | None:
+        """The session's newest version as this replica knows it: the one it wrote last, without a
+        read, else read from the store (None when the session is gone)."""
+        found = self._recent.get(key.session)
+        if found is not None:
+            rev, record, log_length, state = found
+            return _Opened(entry, key, Loaded(rev, b"", log_length), record, None, state)
+        loaded = await self.store.load(key, b"")
+        if loaded is None:
+            return None
+        record = _RECORD.decode(loaded.data)
+        return _Opened(entry, key, loaded, record, None, self._state(entry, record.state))
+
     # ------------------------------------------------------------------ the RPCs
 
     async def create_session(
@@ -574,16 +720,21 @@ class SessionApi:
                 "a player can enter (the server would draw it)",
                 "PHYSICAL_DICE_UNSUPPORTED",
             )
-        tokens = [secrets.token_urlsafe(24) for _ in range(request.players)]
+        robots = self._bot_seats(request)
+        played = {b.seat for b in robots}
+        tokens = {seat: secrets.token_urlsafe(24) for seat in range(request.players) if seat not in played}
         data = self.rules.encode_state(entry, state).SerializeToString()
         record = Record(
             game=entry.game.id,
             players=request.players,
             physical_dice=request.physical_dice,
-            token_hashes=[hash_token(t) for t in tokens],
+            # a bot seat has no token: an empty hash matches none (hash_token gives 32 bytes)
+            token_hashes=[hash_token(tokens[i]) if i in tokens else b"" for i in range(request.players)],
             initial=data,
             state=data,
             move_count=0,
+            bots=robots,
+            written=time.time(),
         )
         session = f"{entry.game.id}.{secrets.token_urlsafe(16)}"
         key = SessionKey(session, entry.game.rules_version)
@@ -592,14 +743,43 @@ class SessionApi:
         metrics.session_created(entry.game.id)
         _keep(self._touched, session, time.monotonic(), RECENT_SESSIONS)
         opened = _Opened(entry, key, Loaded(rev, b"", 0), record, None)
+        self._wake_bots(entry, key, record, state)
         return pb.CreateSessionResponse(
             session=self._session(opened, record, state),
-            seat_tokens=[pb.SeatToken(seat=i, token=t) for i, t in enumerate(tokens)],
+            seat_tokens=[pb.SeatToken(seat=i, token=t) for i, t in tokens.items()],
         )
+
+    @staticmethod
+    def _bot_seats(request: pb.CreateSessionRequest) -> list[BotRecord]:
+        """The bot seats a CreateSession asks for, checked."""
+        out: list[BotRecord] = []
+        for i, bot in enumerate(request.bots):
+            where = f"bots[{i}]"
+            if not 0 <= bot.seat < request.players:
+                raise malformed(
+                    f"{where}.seat",
+                    f"must be a seat of this session: 0 to {request.players - 1}",
+                    "SEAT_OUT_OF_RANGE",
+                )
+            if any(b.seat == bot.seat for b in out):
+                raise malformed(f"{where}.seat", f"names seat {bot.seat} a second time", "BOT_SEAT_DUPLICATE")
+            level = bot_level(bot.level, f"{where}.level")
+            playouts, millis = bot_budget(bot.budget if bot.HasField("budget") else None)
+            out.append(BotRecord(bot.seat, level.value, playouts or 0, int(millis or 0)))
+        if out and request.physical_dice:
+            raise malformed(
+                "bots",
+                "cannot be set with physical_dice: a bot cannot throw physical dice, and the server "
+                "would have to enter its throws",
+                "BOTS_WITH_PHYSICAL_DICE",
+            )
+        return out
 
     async def get_session(self, request: pb.GetSessionRequest, token: str | None) -> pb.GetSessionResponse:
         o = await self._open(request.session, token)
-        return pb.GetSessionResponse(session=self._session(o, o.record, self._state(o.entry, o.record.state)))
+        state = self._state(o.entry, o.record.state)
+        self._wake_stalled_bots(o, state)
+        return pb.GetSessionResponse(session=self._session(o, o.record, state))
 
     async def list_session_moves(
         self, request: pb.ListSessionMovesRequest, token: str | None
@@ -630,6 +810,7 @@ class SessionApi:
         o = await self._open(request.session, token)
         entry, g = o.entry, o.entry.game
         state = self._state(entry, o.record.state)
+        self._wake_stalled_bots(o, state)
         to_act = g.to_act(state)
         out = pb.SessionLegalMovesResponse(to_act=to_act.players, etag=o.etag)
         chance = g.chance(state)
@@ -768,7 +949,7 @@ class SessionApi:
         )
         full = self.rules.encode_state(entry, new_state)
         record = msgspec.structs.replace(
-            o.record, state=full.SerializeToString(), move_count=o.record.move_count + 1
+            o.record, state=full.SerializeToString(), move_count=o.record.move_count + 1, written=time.time()
         )
         idem = _idem_field(token, request.request_id) if request.request_id and token else b""
         written = await self.store.write(
@@ -790,6 +971,7 @@ class SessionApi:
         if written.status is WriteStatus.STALE:
             raise _stale(request.session, request.etag, "newer")
         self._remember(request.session, o.loaded.rev + 1, record, o.loaded.log_length + 1, new_state)
+        self._wake_bots(entry, o.key, record, new_state)
         if as_wire:
             api = self.rules.on_wire
             over = api.registry[g.id]  # the game's codec over wire messages
@@ -837,6 +1019,7 @@ class SessionApi:
             o.record,
             state=self.rules.encode_state(entry, state).SerializeToString(),
             move_count=o.record.move_count - 1,
+            written=time.time(),
         )
         written = await self.store.write(
             o.key, Write(expected_rev=o.loaded.rev, data=_ENCODE.encode(record), pop=True)
@@ -845,6 +1028,7 @@ class SessionApi:
             raise session_not_found(request.session)
         if written.status is not WriteStatus.WRITTEN:
             raise _stale(request.session, request.etag, "newer")
+        self._wake_bots(entry, o.key, record, state)
         return pb.UndoMoveResponse(
             session=self._session(o, record, state, o.loaded.rev + 1),
             undone=self._log_move(o, count, last, undone_events),
@@ -868,9 +1052,9 @@ class SessionApi:
             metrics.watch_opened(transport)
             try:
                 o = await self._open(request.session, token)
-                yield pb.WatchSessionResponse(
-                    session=self._session(o, o.record, self._state(o.entry, o.record.state))
-                )
+                state = self._state(o.entry, o.record.state)
+                self._wake_stalled_bots(o, state)
+                yield pb.WatchSessionResponse(session=self._session(o, o.record, state))
                 last = o.loaded.rev
                 async for note in updates:
                     if note == CLOSED:
@@ -952,6 +1136,27 @@ def _with_rng(state: Any, rng: Any) -> Any:
     if hasattr(state, "_replace"):
         return state._replace(rng=rng)
     return None
+
+
+def _bot_seat(messages: Any, bot: BotRecord) -> Any:
+    """A stored bot seat as a ``BotSeat`` message of ``messages`` (protobuf's or the wire's)."""
+    budget = messages.BotBudget(playouts=bot.playouts, millis=bot.millis)
+    level = getattr(messages, "BOT_LEVEL_" + bot.level.upper())
+    return messages.BotSeat(seat=bot.seat, level=level, budget=budget)
+
+
+def _bot_seed(entry: Entry[Any, Any, Any], opened: _Opened, seat: int) -> int:
+    """The seed of a bot's move: drawn from the session's secret RNG seed, the version and the seat,
+    so nobody can foresee it, and two replicas that think for the same version think the same move
+    (the second's write is then its request id's replay, not another move)."""
+    secret = entry.codec.rng_of(opened.state).seed
+    digest = hashlib.sha256(b"bot\n" + secret + f"\n{opened.etag}\n{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _bot_token(seat: int) -> str:
+    """What a bot seat's request ids are kept under (``_idem_field``): no seat token is shaped so."""
+    return f"bot:{seat}"
 
 
 def _stale(session: str, sent: str, current: str) -> LawspeakerError:

@@ -118,3 +118,33 @@ class ApplyMoveResponse(_message.Message):
     game_over: bool
     outcome: _game_pb2.GameOutcome
     def __init__(self, state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., game_over: _Optional[bool] = ..., outcome: _Optional[_Union[_game_pb2.GameOutcome, _Mapping]] = ...) -> None: ...
+
+class SuggestMoveRequest(_message.Message):
+    __slots__ = ("game", "state", "seat", "level", "budget", "seed")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    state: _game_pb2.GameState
+    seat: int
+    level: _game_pb2.BotLevel
+    budget: _game_pb2.BotBudget
+    seed: int
+    def __init__(self, game: _Optional[str] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., seat: _Optional[int] = ..., level: _Optional[_Union[_game_pb2.BotLevel, str]] = ..., budget: _Optional[_Union[_game_pb2.BotBudget, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class SuggestMoveResponse(_message.Message):
+    __slots__ = ("move", "value", "playouts", "seed", "seat")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    move: _game_pb2.Move
+    value: float
+    playouts: int
+    seed: int
+    seat: int
+    def __init__(self, move: _Optional[_Union[_game_pb2.Move, _Mapping]] = ..., value: _Optional[float] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import TypeVar
 
@@ -123,6 +123,31 @@ class Client:
         request = rpb.ApplyMoveRequest(game=game, state=state, move=move)
         return self._transport.unary("RulesService", "ApplyMove", request, rpb.ApplyMoveResponse, None)
 
+    def suggest_move(
+        self,
+        game: str,
+        state: game_pb2.GameState,
+        level: game_pb2.BotLevel | str,
+        *,
+        seat: int | None = None,
+        playouts: int = 0,
+        millis: int = 0,
+        seed: int | None = None,
+    ) -> rpb.SuggestMoveResponse:
+        """A legal move for ``seat`` (default: the seat to act) from a computer opponent of ``level``
+        (``game_pb2.BOT_LEVEL_RANDOM``, ``_GREEDY`` or ``_SEARCH``); a search stops after
+        ``playouts`` or ``millis``, whichever comes first (neither: 1000 playouts). The same
+        ``seed`` and playouts give the same move; the answer names the seed used."""
+        request = rpb.SuggestMoveRequest(
+            game=game,
+            state=state,
+            seat=seat,
+            level=level,
+            budget=game_pb2.BotBudget(playouts=playouts, millis=millis),
+            seed=seed,
+        )
+        return self._transport.unary("RulesService", "SuggestMove", request, rpb.SuggestMoveResponse, None)
+
 
 class Sessions:
     """Server-held game sessions. ``token`` is a seat's secret token from :meth:`create_session`
@@ -141,10 +166,12 @@ class Sessions:
         seed: int | None = None,
         options: game_pb2.GameOptions | None = None,
         physical_dice: bool = False,
+        bots: Sequence[game_pb2.BotSeat] = (),
     ) -> spb.CreateSessionResponse:
-        """A new session (public view) and one secret token per seat, shown only this once."""
+        """A new session (public view) and one secret token per seat, shown only this once. The
+        seats in ``bots`` are played by the server (they get no token)."""
         request = spb.CreateSessionRequest(
-            game=game, players=players, seed=seed, options=options, physical_dice=physical_dice
+            game=game, players=players, seed=seed, options=options, physical_dice=physical_dice, bots=bots
         )
         return self._unary("CreateSession", request, spb.CreateSessionResponse, None)
 

@@ -18,10 +18,21 @@ class GameResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_RESULT_WIN: _ClassVar[GameResult]
     GAME_RESULT_DRAW: _ClassVar[GameResult]
     GAME_RESULT_ALL_LOSE: _ClassVar[GameResult]
+
+class BotLevel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_LEVEL_UNSPECIFIED: _ClassVar[BotLevel]
+    BOT_LEVEL_RANDOM: _ClassVar[BotLevel]
+    BOT_LEVEL_GREEDY: _ClassVar[BotLevel]
+    BOT_LEVEL_SEARCH: _ClassVar[BotLevel]
 GAME_RESULT_UNSPECIFIED: GameResult
 GAME_RESULT_WIN: GameResult
 GAME_RESULT_DRAW: GameResult
 GAME_RESULT_ALL_LOSE: GameResult
+BOT_LEVEL_UNSPECIFIED: BotLevel
+BOT_LEVEL_RANDOM: BotLevel
+BOT_LEVEL_GREEDY: BotLevel
+BOT_LEVEL_SEARCH: BotLevel
 
 class GameState(_message.Message):
     __slots__ = ("rules_version", "rng", "valhalla", "penki", "pax_penning", "pax_viking_junior", "birka")
@@ -186,3 +197,21 @@ class RulesAssumption(_message.Message):
     decision: str
     option: str
     def __init__(self, id: _Optional[str] = ..., rulebook: _Optional[str] = ..., decision: _Optional[str] = ..., option: _Optional[str] = ...) -> None: ...
+
+class BotBudget(_message.Message):
+    __slots__ = ("playouts", "millis")
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    MILLIS_FIELD_NUMBER: _ClassVar[int]
+    playouts: int
+    millis: int
+    def __init__(self, playouts: _Optional[int] = ..., millis: _Optional[int] = ...) -> None: ...
+
+class BotSeat(_message.Message):
+    __slots__ = ("seat", "level", "budget")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    level: BotLevel
+    budget: BotBudget
+    def __init__(self, seat: _Optional[int] = ..., level: _Optional[_Union[BotLevel, str]] = ..., budget: _Optional[_Union[BotBudget, _Mapping]] = ...) -> None: ...

@@ -65,6 +65,11 @@ class RulesServiceStub:
                 request_serializer=lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveRequest.SerializeToString,
                 response_deserializer=lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveResponse.FromString,
                 _registered_method=True)
+        self.SuggestMove = channel.unary_unary(
+                '/lawspeaker.v1.RulesService/SuggestMove',
+                request_serializer=lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveResponse.FromString,
+                _registered_method=True)
 
 
 class RulesServiceServicer:
@@ -113,6 +118,15 @@ class RulesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SuggestMove(self, request, context):
+        """Suggests a legal move for a seat, as a computer opponent of the level asked for would play it.
+        The bot sees only what the seat may see (never the RNG or other seats' secrets); a chance step
+        gets the move that asks the server to draw, never a chosen outcome.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RulesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -145,6 +159,11 @@ def add_RulesServiceServicer_to_server(servicer, server):
                     servicer.ApplyMove,
                     request_deserializer=lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveRequest.FromString,
                     response_serializer=lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveResponse.SerializeToString,
+            ),
+            'SuggestMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.SuggestMove,
+                    request_deserializer=lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -310,6 +329,33 @@ class RulesService:
             '/lawspeaker.v1.RulesService/ApplyMove',
             lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveRequest.SerializeToString,
             lawspeaker_dot_v1_dot_rules__service__pb2.ApplyMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SuggestMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.RulesService/SuggestMove',
+            lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_rules__service__pb2.SuggestMoveResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -9,7 +9,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Session(_message.Message):
-    __slots__ = ("session", "game", "players", "etag", "move_count", "state", "seat", "to_act", "physical_dice", "game_over", "outcome")
+    __slots__ = ("session", "game", "players", "etag", "move_count", "state", "seat", "to_act", "physical_dice", "game_over", "outcome", "bots")
     SESSION_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -21,6 +21,7 @@ class Session(_message.Message):
     PHYSICAL_DICE_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     session: str
     game: str
     players: int
@@ -32,7 +33,8 @@ class Session(_message.Message):
     physical_dice: bool
     game_over: bool
     outcome: _game_pb2.GameOutcome
-    def __init__(self, session: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., etag: _Optional[str] = ..., move_count: _Optional[int] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., physical_dice: _Optional[bool] = ..., game_over: _Optional[bool] = ..., outcome: _Optional[_Union[_game_pb2.GameOutcome, _Mapping]] = ...) -> None: ...
+    bots: _containers.RepeatedCompositeFieldContainer[_game_pb2.BotSeat]
+    def __init__(self, session: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., etag: _Optional[str] = ..., move_count: _Optional[int] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., physical_dice: _Optional[bool] = ..., game_over: _Optional[bool] = ..., outcome: _Optional[_Union[_game_pb2.GameOutcome, _Mapping]] = ..., bots: _Optional[_Iterable[_Union[_game_pb2.BotSeat, _Mapping]]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -57,18 +59,20 @@ class SessionMove(_message.Message):
     def __init__(self, number: _Optional[int] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_game_pb2.Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., chance: _Optional[bool] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("game", "players", "seed", "options", "physical_dice")
+    __slots__ = ("game", "players", "seed", "options", "physical_dice", "bots")
     GAME_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PHYSICAL_DICE_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     game: str
     players: int
     seed: int
     options: _game_pb2.GameOptions
     physical_dice: bool
-    def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., physical_dice: _Optional[bool] = ...) -> None: ...
+    bots: _containers.RepeatedCompositeFieldContainer[_game_pb2.BotSeat]
+    def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., options: _Optional[_Union[_game_pb2.GameOptions, _Mapping]] = ..., physical_dice: _Optional[bool] = ..., bots: _Optional[_Iterable[_Union[_game_pb2.BotSeat, _Mapping]]] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session", "seat_tokens")

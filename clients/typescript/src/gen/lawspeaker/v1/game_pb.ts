@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/game.proto.
  */
 export const file_lawspeaker_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi0wIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIABIqCgViaXJrYRgOIAEoCzIZLmxhd3NwZWFrZXIudjEuQmlya2FTdGF0ZUgAQgYKBGdhbWUiKQoIUm5nU3RhdGUSDAoEc2VlZBgBIAEoDBIPCgdjb3VudGVyGAIgASgEIowCCgRNb3ZlEi8KCHZhbGhhbGxhGAogASgLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYU1vdmVIABIpCgVwZW5raRgLIAEoCzIYLmxhd3NwZWFrZXIudjEuUGVua2lNb3ZlSAASNAoLcGF4X3Blbm5pbmcYDCABKAsyHS5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdNb3ZlSAASPwoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIi5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvck1vdmVIABIpCgViaXJrYRgOIAEoCzIYLmxhd3NwZWFrZXIudjEuQmlya2FNb3ZlSABCBgoEZ2FtZSKiAgoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAEiwKBWJpcmthGA4gASgLMhsubGF3c3BlYWtlci52MS5CaXJrYU9wdGlvbnNIAEIGCgRnYW1lItQCCglHYW1lRXZlbnQSDAoEa2luZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhMKBnBsYXllchgDIAEoBUgBiAEBEjAKCHZhbGhhbGxhGAogASgLMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYUV2ZW50SAASKgoFcGVua2kYCyABKAsyGS5sYXdzcGVha2VyLnYxLlBlbmtpRXZlbnRIABI1CgtwYXhfcGVubmluZxgMIAEoCzIeLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ0V2ZW50SAASQAoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIy5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvckV2ZW50SAASKgoFYmlya2EYDiABKAsyGS5sYXdzcGVha2VyLnYxLkJpcmthRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciJJCglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkSDAoEcnVsZRgEIAEoCSJNCgpSdWxlUmVhc29uEg4KBnJlYXNvbhgBIAEoCRIPCgdtZWFuaW5nGAIgASgJEgwKBHJ1bGUYAyABKAkSEAoIcnVsZWJvb2sYBCABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSpuCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEwoPR0FNRV9SRVNVTFRfV0lOEAESFAoQR0FNRV9SRVNVTFRfRFJBVxACEhgKFEdBTUVfUkVTVUxUX0FMTF9MT1NFEANCXQoRY29tLmxhd3NwZWFrZXIudjFCCUdhbWVQcm90b1ABogIDTFdTqgINTGF3c3BlYWtlci5WMboCA0xXU8oCDUxhd3NwZWFrZXJcVjHqAg5MYXdzcGVha2VyOjpWMWIGcHJvdG8z", [file_lawspeaker_v1_birka, file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
+  fileDesc("ChhsYXdzcGVha2VyL3YxL2dhbWUucHJvdG8SDWxhd3NwZWFrZXIudjEi0wIKCUdhbWVTdGF0ZRIVCg1ydWxlc192ZXJzaW9uGAEgASgJEiQKA3JuZxgCIAEoCzIXLmxhd3NwZWFrZXIudjEuUm5nU3RhdGUSMAoIdmFsaGFsbGEYCiABKAsyHC5sYXdzcGVha2VyLnYxLlZhbGhhbGxhU3RhdGVIABIqCgVwZW5raRgLIAEoCzIZLmxhd3NwZWFrZXIudjEuUGVua2lTdGF0ZUgAEjUKC3BheF9wZW5uaW5nGAwgASgLMh4ubGF3c3BlYWtlci52MS5QYXhQZW5uaW5nU3RhdGVIABJAChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIjLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yU3RhdGVIABIqCgViaXJrYRgOIAEoCzIZLmxhd3NwZWFrZXIudjEuQmlya2FTdGF0ZUgAQgYKBGdhbWUiKQoIUm5nU3RhdGUSDAoEc2VlZBgBIAEoDBIPCgdjb3VudGVyGAIgASgEIowCCgRNb3ZlEi8KCHZhbGhhbGxhGAogASgLMhsubGF3c3BlYWtlci52MS5WYWxoYWxsYU1vdmVIABIpCgVwZW5raRgLIAEoCzIYLmxhd3NwZWFrZXIudjEuUGVua2lNb3ZlSAASNAoLcGF4X3Blbm5pbmcYDCABKAsyHS5sYXdzcGVha2VyLnYxLlBheFBlbm5pbmdNb3ZlSAASPwoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIi5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvck1vdmVIABIpCgViaXJrYRgOIAEoCzIYLmxhd3NwZWFrZXIudjEuQmlya2FNb3ZlSABCBgoEZ2FtZSKiAgoLR2FtZU9wdGlvbnMSMgoIdmFsaGFsbGEYCiABKAsyHi5sYXdzcGVha2VyLnYxLlZhbGhhbGxhT3B0aW9uc0gAEiwKBXBlbmtpGAsgASgLMhsubGF3c3BlYWtlci52MS5QZW5raU9wdGlvbnNIABI3CgtwYXhfcGVubmluZxgMIAEoCzIgLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ09wdGlvbnNIABJCChFwYXhfdmlraW5nX2p1bmlvchgNIAEoCzIlLmxhd3NwZWFrZXIudjEuUGF4VmlraW5nSnVuaW9yT3B0aW9uc0gAEiwKBWJpcmthGA4gASgLMhsubGF3c3BlYWtlci52MS5CaXJrYU9wdGlvbnNIAEIGCgRnYW1lItQCCglHYW1lRXZlbnQSDAoEa2luZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhMKBnBsYXllchgDIAEoBUgBiAEBEjAKCHZhbGhhbGxhGAogASgLMhwubGF3c3BlYWtlci52MS5WYWxoYWxsYUV2ZW50SAASKgoFcGVua2kYCyABKAsyGS5sYXdzcGVha2VyLnYxLlBlbmtpRXZlbnRIABI1CgtwYXhfcGVubmluZxgMIAEoCzIeLmxhd3NwZWFrZXIudjEuUGF4UGVubmluZ0V2ZW50SAASQAoRcGF4X3Zpa2luZ19qdW5pb3IYDSABKAsyIy5sYXdzcGVha2VyLnYxLlBheFZpa2luZ0p1bmlvckV2ZW50SAASKgoFYmlya2EYDiABKAsyGS5sYXdzcGVha2VyLnYxLkJpcmthRXZlbnRIAEIICgZkZXRhaWxCCQoHX3BsYXllciJJCglWaW9sYXRpb24SDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAkSDAoEcnVsZRgEIAEoCSJNCgpSdWxlUmVhc29uEg4KBnJlYXNvbhgBIAEoCRIPCgdtZWFuaW5nGAIgASgJEgwKBHJ1bGUYAyABKAkSEAoIcnVsZWJvb2sYBCABKAkiVgoNQ2hhbmNlT3V0Y29tZRIhCgRtb3ZlGAEgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEhMKC3Byb2JhYmlsaXR5GAIgASgBEg0KBWxhYmVsGAMgASgJIlIKC0NoYW5jZUV2ZW50EhMKC2Rlc2NyaXB0aW9uGAEgASgJEi4KCG91dGNvbWVzGAIgAygLMhwubGF3c3BlYWtlci52MS5DaGFuY2VPdXRjb21lIloKC0dhbWVPdXRjb21lEikKBnJlc3VsdBgBIAEoDjIZLmxhd3NwZWFrZXIudjEuR2FtZVJlc3VsdBIPCgd3aW5uZXJzGAIgAygFEg8KB3N1bW1hcnkYAyABKAkiZgoIR2FtZUluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLbWluX3BsYXllcnMYAyABKAUSEwoLbWF4X3BsYXllcnMYBCABKAUSFQoNcnVsZXNfdmVyc2lvbhgFIAEoCSJiCg5HYW1lT3B0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSFgoOYWxsb3dlZF92YWx1ZXMYBCADKAkiUQoPUnVsZXNBc3N1bXB0aW9uEgoKAmlkGAEgASgJEhAKCHJ1bGVib29rGAIgASgJEhAKCGRlY2lzaW9uGAMgASgJEg4KBm9wdGlvbhgEIAEoCSItCglCb3RCdWRnZXQSEAoIcGxheW91dHMYASABKA0SDgoGbWlsbGlzGAIgASgNImkKB0JvdFNlYXQSDAoEc2VhdBgBIAEoBRImCgVsZXZlbBgCIAEoDjIXLmxhd3NwZWFrZXIudjEuQm90TGV2ZWwSKAoGYnVkZ2V0GAMgASgLMhgubGF3c3BlYWtlci52MS5Cb3RCdWRnZXQqbgoKR2FtZVJlc3VsdBIbChdHQU1FX1JFU1VMVF9VTlNQRUNJRklFRBAAEhMKD0dBTUVfUkVTVUxUX1dJThABEhQKEEdBTUVfUkVTVUxUX0RSQVcQAhIYChRHQU1FX1JFU1VMVF9BTExfTE9TRRADKmcKCEJvdExldmVsEhkKFUJPVF9MRVZFTF9VTlNQRUNJRklFRBAAEhQKEEJPVF9MRVZFTF9SQU5ET00QARIUChBCT1RfTEVWRUxfR1JFRURZEAISFAoQQk9UX0xFVkVMX1NFQVJDSBADQl0KEWNvbS5sYXdzcGVha2VyLnYxQglHYW1lUHJvdG9QAaICA0xXU6oCDUxhd3NwZWFrZXIuVjG6AgNMV1PKAg1MYXdzcGVha2VyXFYx6gIOTGF3c3BlYWtlcjo6VjFiBnByb3RvMw", [file_lawspeaker_v1_birka, file_lawspeaker_v1_pax_penning, file_lawspeaker_v1_pax_viking_junior, file_lawspeaker_v1_penki, file_lawspeaker_v1_valhalla]);
 
 /**
  * The complete state of one game, exactly as the engine needs it to answer the next question.
@@ -651,6 +651,71 @@ export const RulesAssumptionSchema: GenMessage<RulesAssumption> = /*@__PURE__*/
   messageDesc(file_lawspeaker_v1_game, 12);
 
 /**
+ * How much a search may think: it stops at whichever limit comes first. Both unset: 1000 playouts.
+ * The server caps both (20000 playouts, 10000 ms); a larger value is taken as the cap.
+ *
+ * @generated from message lawspeaker.v1.BotBudget
+ */
+export type BotBudget = Message<"lawspeaker.v1.BotBudget"> & {
+  /**
+   * The most playouts (search iterations); 0 means no limit on playouts.
+   *
+   * @generated from field: uint32 playouts = 1;
+   */
+  playouts: number;
+
+  /**
+   * The most milliseconds of thinking; 0 means no limit on time. A time budget depends on the
+   * machine's speed, so only a playouts budget gives the same move for the same seed.
+   *
+   * @generated from field: uint32 millis = 2;
+   */
+  millis: number;
+};
+
+/**
+ * Describes the message lawspeaker.v1.BotBudget.
+ * Use `create(BotBudgetSchema)` to create a new message.
+ */
+export const BotBudgetSchema: GenMessage<BotBudget> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_game, 13);
+
+/**
+ * A seat the server plays: its level and budget.
+ *
+ * @generated from message lawspeaker.v1.BotSeat
+ */
+export type BotSeat = Message<"lawspeaker.v1.BotSeat"> & {
+  /**
+   * The seat (0-based).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * How hard the bot thinks; required.
+   *
+   * @generated from field: lawspeaker.v1.BotLevel level = 2;
+   */
+  level: BotLevel;
+
+  /**
+   * The search's budget per move (for the search level).
+   *
+   * @generated from field: lawspeaker.v1.BotBudget budget = 3;
+   */
+  budget?: BotBudget | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.BotSeat.
+ * Use `create(BotSeatSchema)` to create a new message.
+ */
+export const BotSeatSchema: GenMessage<BotSeat> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_game, 14);
+
+/**
  * How a finished game ended.
  *
  * @generated from enum lawspeaker.v1.GameResult
@@ -690,4 +755,47 @@ export enum GameResult {
  */
 export const GameResultSchema: GenEnum<GameResult> = /*@__PURE__*/
   enumDesc(file_lawspeaker_v1_game, 0);
+
+/**
+ * How hard a computer opponent thinks (SuggestMove, and the bot seats of a session).
+ *
+ * @generated from enum lawspeaker.v1.BotLevel
+ */
+export enum BotLevel {
+  /**
+   * Not set: a request must name a level.
+   *
+   * @generated from enum value: BOT_LEVEL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A uniformly random legal move.
+   *
+   * @generated from enum value: BOT_LEVEL_RANDOM = 1;
+   */
+  RANDOM = 1,
+
+  /**
+   * One move ahead: the legal move the game's heuristic scores best for the seat (what each game's
+   * heuristic values is in docs/rules/<game>.md).
+   *
+   * @generated from enum value: BOT_LEVEL_GREEDY = 2;
+   */
+  GREEDY = 2,
+
+  /**
+   * Monte Carlo tree search over the engine (information-set MCTS where the game hides
+   * information: it samples only what the seat cannot see), within the budget.
+   *
+   * @generated from enum value: BOT_LEVEL_SEARCH = 3;
+   */
+  SEARCH = 3,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.BotLevel.
+ */
+export const BotLevelSchema: GenEnum<BotLevel> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_game, 1);
 

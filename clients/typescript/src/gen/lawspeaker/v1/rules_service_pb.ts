@@ -6,7 +6,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
-import type { ChanceEvent, GameEvent, GameInfo, GameOptionInfo, GameOptions, GameOutcome, GameState, Move, RuleReason, RulesAssumption, Violation } from "./game_pb.js";
+import type { BotBudget, BotLevel, ChanceEvent, GameEvent, GameInfo, GameOptionInfo, GameOptions, GameOutcome, GameState, Move, RuleReason, RulesAssumption, Violation } from "./game_pb.js";
 import { file_lawspeaker_v1_game } from "./game_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/rules_service.proto.
  */
 export const file_lawspeaker_v1_rules_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFsYXdzcGVha2VyL3YxL3J1bGVzX3NlcnZpY2UucHJvdG8SDWxhd3NwZWFrZXIudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCI7ChFMaXN0R2FtZXNSZXNwb25zZRImCgVnYW1lcxgBIAMoCzIXLmxhd3NwZWFrZXIudjEuR2FtZUluZm8iIwoTRGVzY3JpYmVHYW1lUmVxdWVzdBIMCgRnYW1lGAEgASgJIvUBChREZXNjcmliZUdhbWVSZXNwb25zZRIlCgRpbmZvGAEgASgLMhcubGF3c3BlYWtlci52MS5HYW1lSW5mbxIuCgdvcHRpb25zGAIgAygLMh0ubGF3c3BlYWtlci52MS5HYW1lT3B0aW9uSW5mbxIlCgRkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIzCgthc3N1bXB0aW9ucxgEIAMoCzIeLmxhd3NwZWFrZXIudjEuUnVsZXNBc3N1bXB0aW9uEioKB3JlYXNvbnMYBSADKAsyGS5sYXdzcGVha2VyLnYxLlJ1bGVSZWFzb24ieAoOTmV3R2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAIgBARIrCgdvcHRpb25zGAQgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3B0aW9uc0IHCgVfc2VlZCI6Cg9OZXdHYW1lUmVzcG9uc2USJwoFc3RhdGUYASABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZSJKChFMZWdhbE1vdmVzUmVxdWVzdBIMCgRnYW1lGAEgASgJEicKBXN0YXRlGAIgASgLMhgubGF3c3BlYWtlci52MS5HYW1lU3RhdGUitAEKEkxlZ2FsTW92ZXNSZXNwb25zZRIiCgVtb3ZlcxgBIAMoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIOCgZ0b19hY3QYAiADKAUSKgoGY2hhbmNlGAMgASgLMhoubGF3c3BlYWtlci52MS5DaGFuY2VFdmVudBIRCglnYW1lX292ZXIYBCABKAgSKwoHb3V0Y29tZRgFIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU91dGNvbWUibwoTVmFsaWRhdGVNb3ZlUmVxdWVzdBIMCgRnYW1lGAEgASgJEicKBXN0YXRlGAIgASgLMhgubGF3c3BlYWtlci52MS5HYW1lU3RhdGUSIQoEbW92ZRgDIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZSJSChRWYWxpZGF0ZU1vdmVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCgl2aW9sYXRpb24YAiABKAsyGC5sYXdzcGVha2VyLnYxLlZpb2xhdGlvbiJsChBBcHBseU1vdmVSZXF1ZXN0EgwKBGdhbWUYASABKAkSJwoFc3RhdGUYAiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIhCgRtb3ZlGAMgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlIqYBChFBcHBseU1vdmVSZXNwb25zZRInCgVzdGF0ZRgBIAEoCzIYLmxhd3NwZWFrZXIudjEuR2FtZVN0YXRlEigKBmV2ZW50cxgCIAMoCzIYLmxhd3NwZWFrZXIudjEuR2FtZUV2ZW50EhEKCWdhbWVfb3ZlchgDIAEoCBIrCgdvdXRjb21lGAQgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3V0Y29tZTLUBQoMUnVsZXNTZXJ2aWNlEmQKCUxpc3RHYW1lcxIfLmxhd3NwZWFrZXIudjEuTGlzdEdhbWVzUmVxdWVzdBogLmxhd3NwZWFrZXIudjEuTGlzdEdhbWVzUmVzcG9uc2UiFJACAYLT5JMCCxIJL3YxL2dhbWVzEnQKDERlc2NyaWJlR2FtZRIiLmxhd3NwZWFrZXIudjEuRGVzY3JpYmVHYW1lUmVxdWVzdBojLmxhd3NwZWFrZXIudjEuRGVzY3JpYmVHYW1lUmVzcG9uc2UiG5ACAYLT5JMCEhIQL3YxL2dhbWVzL3tnYW1lfRJpCgdOZXdHYW1lEh0ubGF3c3BlYWtlci52MS5OZXdHYW1lUmVxdWVzdBoeLmxhd3NwZWFrZXIudjEuTmV3R2FtZVJlc3BvbnNlIh+C0+STAhk6ASoiFC92MS9nYW1lcy97Z2FtZX06bmV3EnwKCkxlZ2FsTW92ZXMSIC5sYXdzcGVha2VyLnYxLkxlZ2FsTW92ZXNSZXF1ZXN0GiEubGF3c3BlYWtlci52MS5MZWdhbE1vdmVzUmVzcG9uc2UiKZACAYLT5JMCIDoBKiIbL3YxL2dhbWVzL3tnYW1lfTpsZWdhbE1vdmVzEoQBCgxWYWxpZGF0ZU1vdmUSIi5sYXdzcGVha2VyLnYxLlZhbGlkYXRlTW92ZVJlcXVlc3QaIy5sYXdzcGVha2VyLnYxLlZhbGlkYXRlTW92ZVJlc3BvbnNlIiuQAgGC0+STAiI6ASoiHS92MS9nYW1lcy97Z2FtZX06dmFsaWRhdGVNb3ZlEngKCUFwcGx5TW92ZRIfLmxhd3NwZWFrZXIudjEuQXBwbHlNb3ZlUmVxdWVzdBogLmxhd3NwZWFrZXIudjEuQXBwbHlNb3ZlUmVzcG9uc2UiKJACAYLT5JMCHzoBKiIaL3YxL2dhbWVzL3tnYW1lfTphcHBseU1vdmVCZQoRY29tLmxhd3NwZWFrZXIudjFCEVJ1bGVzU2VydmljZVByb3RvUAGiAgNMV1OqAg1MYXdzcGVha2VyLlYxugIDTFdTygINTGF3c3BlYWtlclxWMeoCDkxhd3NwZWFrZXI6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_struct, file_lawspeaker_v1_game]);
+  fileDesc("CiFsYXdzcGVha2VyL3YxL3J1bGVzX3NlcnZpY2UucHJvdG8SDWxhd3NwZWFrZXIudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCI7ChFMaXN0R2FtZXNSZXNwb25zZRImCgVnYW1lcxgBIAMoCzIXLmxhd3NwZWFrZXIudjEuR2FtZUluZm8iIwoTRGVzY3JpYmVHYW1lUmVxdWVzdBIMCgRnYW1lGAEgASgJIvUBChREZXNjcmliZUdhbWVSZXNwb25zZRIlCgRpbmZvGAEgASgLMhcubGF3c3BlYWtlci52MS5HYW1lSW5mbxIuCgdvcHRpb25zGAIgAygLMh0ubGF3c3BlYWtlci52MS5HYW1lT3B0aW9uSW5mbxIlCgRkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIzCgthc3N1bXB0aW9ucxgEIAMoCzIeLmxhd3NwZWFrZXIudjEuUnVsZXNBc3N1bXB0aW9uEioKB3JlYXNvbnMYBSADKAsyGS5sYXdzcGVha2VyLnYxLlJ1bGVSZWFzb24ieAoOTmV3R2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAIgBARIrCgdvcHRpb25zGAQgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3B0aW9uc0IHCgVfc2VlZCI6Cg9OZXdHYW1lUmVzcG9uc2USJwoFc3RhdGUYASABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZSJKChFMZWdhbE1vdmVzUmVxdWVzdBIMCgRnYW1lGAEgASgJEicKBXN0YXRlGAIgASgLMhgubGF3c3BlYWtlci52MS5HYW1lU3RhdGUitAEKEkxlZ2FsTW92ZXNSZXNwb25zZRIiCgVtb3ZlcxgBIAMoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIOCgZ0b19hY3QYAiADKAUSKgoGY2hhbmNlGAMgASgLMhoubGF3c3BlYWtlci52MS5DaGFuY2VFdmVudBIRCglnYW1lX292ZXIYBCABKAgSKwoHb3V0Y29tZRgFIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU91dGNvbWUibwoTVmFsaWRhdGVNb3ZlUmVxdWVzdBIMCgRnYW1lGAEgASgJEicKBXN0YXRlGAIgASgLMhgubGF3c3BlYWtlci52MS5HYW1lU3RhdGUSIQoEbW92ZRgDIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZSJSChRWYWxpZGF0ZU1vdmVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCgl2aW9sYXRpb24YAiABKAsyGC5sYXdzcGVha2VyLnYxLlZpb2xhdGlvbiJsChBBcHBseU1vdmVSZXF1ZXN0EgwKBGdhbWUYASABKAkSJwoFc3RhdGUYAiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIhCgRtb3ZlGAMgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlIqYBChFBcHBseU1vdmVSZXNwb25zZRInCgVzdGF0ZRgBIAEoCzIYLmxhd3NwZWFrZXIudjEuR2FtZVN0YXRlEigKBmV2ZW50cxgCIAMoCzIYLmxhd3NwZWFrZXIudjEuR2FtZUV2ZW50EhEKCWdhbWVfb3ZlchgDIAEoCBIrCgdvdXRjb21lGAQgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3V0Y29tZSLVAQoSU3VnZ2VzdE1vdmVSZXF1ZXN0EgwKBGdhbWUYASABKAkSJwoFc3RhdGUYAiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIRCgRzZWF0GAMgASgFSACIAQESJgoFbGV2ZWwYBCABKA4yFy5sYXdzcGVha2VyLnYxLkJvdExldmVsEigKBmJ1ZGdldBgFIAEoCzIYLmxhd3NwZWFrZXIudjEuQm90QnVkZ2V0EhEKBHNlZWQYBiABKARIAYgBAUIHCgVfc2VhdEIHCgVfc2VlZCJ1ChNTdWdnZXN0TW92ZVJlc3BvbnNlEiEKBG1vdmUYASABKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUSDQoFdmFsdWUYAiABKAESEAoIcGxheW91dHMYAyABKA0SDAoEc2VlZBgEIAEoBBIMCgRzZWF0GAUgASgFMtcGCgxSdWxlc1NlcnZpY2USZAoJTGlzdEdhbWVzEh8ubGF3c3BlYWtlci52MS5MaXN0R2FtZXNSZXF1ZXN0GiAubGF3c3BlYWtlci52MS5MaXN0R2FtZXNSZXNwb25zZSIUkAIBgtPkkwILEgkvdjEvZ2FtZXMSdAoMRGVzY3JpYmVHYW1lEiIubGF3c3BlYWtlci52MS5EZXNjcmliZUdhbWVSZXF1ZXN0GiMubGF3c3BlYWtlci52MS5EZXNjcmliZUdhbWVSZXNwb25zZSIbkAIBgtPkkwISEhAvdjEvZ2FtZXMve2dhbWV9EmkKB05ld0dhbWUSHS5sYXdzcGVha2VyLnYxLk5ld0dhbWVSZXF1ZXN0Gh4ubGF3c3BlYWtlci52MS5OZXdHYW1lUmVzcG9uc2UiH4LT5JMCGToBKiIUL3YxL2dhbWVzL3tnYW1lfTpuZXcSfAoKTGVnYWxNb3ZlcxIgLmxhd3NwZWFrZXIudjEuTGVnYWxNb3Zlc1JlcXVlc3QaIS5sYXdzcGVha2VyLnYxLkxlZ2FsTW92ZXNSZXNwb25zZSIpkAIBgtPkkwIgOgEqIhsvdjEvZ2FtZXMve2dhbWV9OmxlZ2FsTW92ZXMShAEKDFZhbGlkYXRlTW92ZRIiLmxhd3NwZWFrZXIudjEuVmFsaWRhdGVNb3ZlUmVxdWVzdBojLmxhd3NwZWFrZXIudjEuVmFsaWRhdGVNb3ZlUmVzcG9uc2UiK5ACAYLT5JMCIjoBKiIdL3YxL2dhbWVzL3tnYW1lfTp2YWxpZGF0ZU1vdmUSeAoJQXBwbHlNb3ZlEh8ubGF3c3BlYWtlci52MS5BcHBseU1vdmVSZXF1ZXN0GiAubGF3c3BlYWtlci52MS5BcHBseU1vdmVSZXNwb25zZSIokAIBgtPkkwIfOgEqIhovdjEvZ2FtZXMve2dhbWV9OmFwcGx5TW92ZRKAAQoLU3VnZ2VzdE1vdmUSIS5sYXdzcGVha2VyLnYxLlN1Z2dlc3RNb3ZlUmVxdWVzdBoiLmxhd3NwZWFrZXIudjEuU3VnZ2VzdE1vdmVSZXNwb25zZSIqkAIBgtPkkwIhOgEqIhwvdjEvZ2FtZXMve2dhbWV9OnN1Z2dlc3RNb3ZlQmUKEWNvbS5sYXdzcGVha2VyLnYxQhFSdWxlc1NlcnZpY2VQcm90b1ABogIDTFdTqgINTGF3c3BlYWtlci5WMboCA0xXU8oCDUxhd3NwZWFrZXJcVjHqAg5MYXdzcGVha2VyOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_lawspeaker_v1_game]);
 
 /**
  * Request of ListGames.
@@ -405,6 +405,114 @@ export const ApplyMoveResponseSchema: GenMessage<ApplyMoveResponse> = /*@__PURE_
   messageDesc(file_lawspeaker_v1_rules_service, 11);
 
 /**
+ * Request of SuggestMove.
+ *
+ * @generated from message lawspeaker.v1.SuggestMoveRequest
+ */
+export type SuggestMoveRequest = Message<"lawspeaker.v1.SuggestMoveRequest"> & {
+  /**
+   * The game id, e.g. "valhalla".
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The state to suggest a move in (a whole state, as NewGame and ApplyMove return it).
+   *
+   * @generated from field: lawspeaker.v1.GameState state = 2;
+   */
+  state?: GameState | undefined;
+
+  /**
+   * The seat (0-based) to suggest a move for; unset: the seat to act (the first of them, should
+   * several act at once; for a chance step nobody in particular draws, seat 0).
+   *
+   * @generated from field: optional int32 seat = 3;
+   */
+  seat?: number | undefined;
+
+  /**
+   * How hard the bot thinks; required.
+   *
+   * @generated from field: lawspeaker.v1.BotLevel level = 4;
+   */
+  level: BotLevel;
+
+  /**
+   * The search's budget (for the search level); unset: 1000 playouts.
+   *
+   * @generated from field: lawspeaker.v1.BotBudget budget = 5;
+   */
+  budget?: BotBudget | undefined;
+
+  /**
+   * Seeds the bot's own random choices: the same seed, state and playouts budget give the same
+   * move. Random when unset; the response says which seed was used.
+   *
+   * @generated from field: optional uint64 seed = 6;
+   */
+  seed?: bigint | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SuggestMoveRequest.
+ * Use `create(SuggestMoveRequestSchema)` to create a new message.
+ */
+export const SuggestMoveRequestSchema: GenMessage<SuggestMoveRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_rules_service, 12);
+
+/**
+ * Response of SuggestMove.
+ *
+ * @generated from message lawspeaker.v1.SuggestMoveResponse
+ */
+export type SuggestMoveResponse = Message<"lawspeaker.v1.SuggestMoveResponse"> & {
+  /**
+   * The suggested move: a legal move of the seat, to send as the move of ApplyMove.
+   *
+   * @generated from field: lawspeaker.v1.Move move = 1;
+   */
+  move?: Move | undefined;
+
+  /**
+   * The bot's estimate of the move's worth for the seat, from 0 (a sure loss) to 1 (a sure sole
+   * win); 1/players when nothing was searched (random, a single legal move, a chance step).
+   *
+   * @generated from field: double value = 2;
+   */
+  value: number;
+
+  /**
+   * The playouts the search ran (0 for the random and greedy levels).
+   *
+   * @generated from field: uint32 playouts = 3;
+   */
+  playouts: number;
+
+  /**
+   * The seed the bot used: send it back to get the same move again.
+   *
+   * @generated from field: uint64 seed = 4;
+   */
+  seed: bigint;
+
+  /**
+   * The seat the move is for.
+   *
+   * @generated from field: int32 seat = 5;
+   */
+  seat: number;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SuggestMoveResponse.
+ * Use `create(SuggestMoveResponseSchema)` to create a new message.
+ */
+export const SuggestMoveResponseSchema: GenMessage<SuggestMoveResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_rules_service, 13);
+
+/**
  * The stateless rules service: every request carries the game state, the service keeps nothing.
  *
  * @generated from service lawspeaker.v1.RulesService
@@ -469,6 +577,18 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof ApplyMoveRequestSchema;
     output: typeof ApplyMoveResponseSchema;
+  },
+  /**
+   * Suggests a legal move for a seat, as a computer opponent of the level asked for would play it.
+   * The bot sees only what the seat may see (never the RNG or other seats' secrets); a chance step
+   * gets the move that asks the server to draw, never a chosen outcome.
+   *
+   * @generated from rpc lawspeaker.v1.RulesService.SuggestMove
+   */
+  suggestMove: {
+    methodKind: "unary";
+    input: typeof SuggestMoveRequestSchema;
+    output: typeof SuggestMoveResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_lawspeaker_v1_rules_service, 0);

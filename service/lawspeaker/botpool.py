@@ -1,0 +1,167 @@
+"""Where the bots think: off the event loop, in a bounded pool of worker processes.
+
+A search may think for seconds of CPU (:data:`lawspeaker.bots.MAX_MILLIS`); in the serving process
+it would hold the event loop (and the GIL) and every other call would wait. So ``greedy`` and
+``search`` run in :class:`BotPool`'s worker processes (forked from a clean fork server, so
+nothing of the server's sockets or threads is inherited), which run at a lower CPU priority
+(``nice``): on a busy machine the kernel gives the serving process the CPU first, and a bot move
+comes late rather than stateless calls slowly. ``random`` costs a microsecond and is answered in
+the calling process.
+
+The pool is bounded twice: ``processes`` think at once, and at most ``queue`` requests wait for one.
+A SuggestMove past that is refused at once (RESOURCE_EXHAUSTED, reason BOTS_BUSY, with a retry
+delay); a session's bot move waits its turn instead (``wait=True``), since it was already promised.
+
+Everything :func:`lawspeaker.bots.suggest` refuses is checked in the calling process first
+(:func:`lawspeaker.bots.check`), so a worker only thinks; what it sends back is a plain
+:class:`~lawspeaker.bots.Suggestion`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from lawspeaker import botworker, metrics
+from lawspeaker.bots import Level, Suggestion, check, suggest
+from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.registry import REGISTRY
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PROCESSES = 1
+"""Worker processes per serving process (``lawspeaker serve --bot-processes``)."""
+
+DEFAULT_QUEUE = 16
+"""SuggestMove requests that may wait for a worker before more are refused (``--bot-queue``)."""
+
+NICE = 10
+"""How much lower the workers' CPU priority is than the server's (``os.nice``): at 10 a busy core
+gives a worker about a tenth of the time the serving process gets."""
+
+BUSY_RETRY_SECONDS = 1.0
+
+
+def busy(limit: int) -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "BOTS_BUSY",
+        f"The bots of this server are all thinking and {limit} requests already wait for one: try "
+        f"again in {BUSY_RETRY_SECONDS:g} s, or ask for a smaller budget.",
+        metadata={"queue": str(limit)},
+        retry_after=BUSY_RETRY_SECONDS,
+    )
+
+
+class BotPool:
+    """Runs bot suggestions in ``processes`` worker processes (0: on a thread of this process, which
+    keeps the event loop free but shares its CPU; for a library user or a tiny deployment), with at
+    most ``queue`` SuggestMove requests waiting. The workers start on the first suggestion that
+    needs one, or at :meth:`start`."""
+
+    def __init__(
+        self, processes: int = DEFAULT_PROCESSES, queue: int = DEFAULT_QUEUE, nice: int = NICE
+    ) -> None:
+        if processes < 0 or queue < 0:
+            raise ValueError("processes and queue must not be negative")
+        self.processes = processes
+        self.queue = queue
+        self.nice = nice
+        self._executor: concurrent.futures.Executor | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.waiting = 0  # requests waiting for a worker
+        self.thinking = 0  # suggestions being thought now
+
+    def _pool(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            if self.processes == 0:
+                self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="lawspeaker-bot")
+            else:
+                with botworker.set_aside():  # its queues start multiprocessing's resource tracker
+                    self._executor = concurrent.futures.ProcessPoolExecutor(
+                        self.processes,
+                        mp_context=botworker.CONTEXT,
+                        initializer=botworker.start,
+                        initargs=(self.nice,),
+                    )
+        return self._executor
+
+    def start(self) -> None:
+        """Start the workers now (the fork server takes a fraction of a second to start), so the
+        first bot move does not wait for them."""
+        pool = self._pool()
+        if isinstance(pool, concurrent.futures.ProcessPoolExecutor):
+            with botworker.set_aside():
+                pool.submit(int)  # the fork server and a worker start with the first task
+
+    def close(self) -> None:
+        """Stop the workers: queued suggestions are cancelled, a thinking one is abandoned."""
+        pool, self._executor = self._executor, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def suggest(
+        self,
+        game_id: str,
+        state: Any,
+        seat: int,
+        level: Level,
+        *,
+        playouts: int | None = None,
+        millis: float | None = None,
+        seed: int,
+        wait: bool = False,
+    ) -> Suggestion[Any]:
+        """The bot's move, thought off the event loop. Raises what :func:`lawspeaker.bots.check`
+        raises, BOTS_BUSY (unless ``wait``) when ``queue`` requests already wait, and UNAVAILABLE
+        (BOT_FAILED) when a worker died while thinking."""
+        game = REGISTRY[game_id].game
+        level = check(game, state, seat, level, playouts=playouts, millis=millis)
+        started = time.perf_counter()
+        if level is Level.RANDOM or game.chance(state) is not None:  # no thinking to hand off
+            answer = suggest(game, state, seat, level, playouts=playouts, millis=millis, seed=seed)
+            metrics.bot_move(game_id, level.value, time.perf_counter() - started, answer.playouts)
+            return answer
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._loop is not loop:  # a semaphore serves one event loop
+            self._slots, self._loop = asyncio.Semaphore(max(self.processes, 1)), loop
+        if not wait and self._slots.locked() and self.waiting >= self.queue:
+            metrics.bot_refused(game_id)
+            raise busy(self.queue)
+        self.waiting += 1
+        metrics.bots_waiting(self.waiting)
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+            metrics.bots_waiting(self.waiting)
+        try:
+            self.thinking += 1
+            args = (game_id, state, seat, level.value, playouts, millis, seed)
+            try:
+                pool = self._pool()
+                with botworker.set_aside():  # a first task, or one after a worker died, starts one
+                    future = pool.submit(botworker.think, *args)
+                thought = await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self.close()  # the next suggestion starts new workers
+                log.error("a bot worker process died while thinking (%s, %s)", game_id, level.value)
+                raise LawspeakerError(
+                    ErrorCode.UNAVAILABLE,
+                    "BOT_FAILED",
+                    "The bot's worker process stopped while it was thinking: try again.",
+                    retry_after=BUSY_RETRY_SECONDS,
+                ) from None
+        finally:
+            self.thinking -= 1
+            self._slots.release()
+        if isinstance(thought, botworker.Refused):
+            raise thought.error()
+        answer = thought
+        metrics.bot_move(game_id, level.value, time.perf_counter() - started, answer.playouts)
+        return answer
