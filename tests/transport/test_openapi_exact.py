@@ -182,6 +182,11 @@ def test_every_required_field_is_one_the_server_refuses_to_go_without(http: http
             {"state": state, "move": move},
             {},
         ),
+        "lawspeaker.v1.SuggestMoveRequest": (
+            "/v1/games/valhalla:suggestMove",
+            {"state": state, "level": "BOT_LEVEL_RANDOM"},
+            {},
+        ),
         "lawspeaker.v1.CreateSessionRequest": ("/v1/sessions", {"game": "valhalla", "players": 2}, {}),
         "lawspeaker.v1.SessionValidateMoveRequest": (
             f"/v1/sessions/{session}:validateMove",
@@ -343,8 +348,24 @@ def _set(msg: Any, path: tuple[Any, ...], value: int) -> None:
     setattr(target, path[-1].name, value)
 
 
-def test_enums_the_document_never_leaves_unset_are_the_ones_the_codecs_refuse_unset() -> None:
-    assert _refused_unset() == openapi.NONZERO_ENUMS
+def _levels_refused_unset(http: httpx.Client) -> set[str]:
+    """The bot levels of the requests that name one, refused when left unset."""
+    found = set()
+    state = _state(http)
+    if http.post("/v1/games/valhalla:suggestMove", json={"state": state}).json().get("reason") == (
+        "BOT_LEVEL_REQUIRED"
+    ):
+        found.add("lawspeaker.v1.SuggestMoveRequest.level")
+    bots = {"game": "valhalla", "players": 2, "bots": [{"seat": 1}]}
+    if http.post("/v1/sessions", json=bots).json().get("reason") == "BOT_LEVEL_REQUIRED":
+        found.add("lawspeaker.v1.BotSeat.level")
+    return found
+
+
+def test_enums_the_document_never_leaves_unset_are_the_ones_the_codecs_refuse_unset(
+    http: httpx.Client,
+) -> None:
+    assert _refused_unset() | _levels_refused_unset(http) == openapi.NONZERO_ENUMS
     phase = DOC["components"]["schemas"]["lawspeaker.v1.ValhallaState"]
     assert (
         "phase" in phase["required"]

@@ -617,8 +617,12 @@ INEXPRESSIBLE: dict[str, str] = {
         "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its options' game "
         "data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS): its invariants are the game's rules",
     ),
+    "SuggestMove": "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its "
+    "options' game data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS), or a seat the state's players "
+    "do not reach (SEAT_OUT_OF_RANGE)",
     "CreateSession": "an option holding game data as JSON text that does not validate as that data "
-    "(INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS)",
+    "(INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS), a bot seat beyond the players or named twice "
+    "(SEAT_OUT_OF_RANGE, BOT_SEAT_DUPLICATE), bot seats with physical dice (BOTS_WITH_PHYSICAL_DICE)",
     "SessionValidateMove": "a move of another game than the session's, which its id names (MOVE_REQUIRED)",
     "SessionApplyMove": "a move of another game than the session's (MOVE_REQUIRED), no etag in the body "
     "and none in If-Match (ETAG_REQUIRED), a body etag that If-Match does not name (IF_MATCH_CONFLICT), "
