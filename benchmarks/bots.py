@@ -88,13 +88,24 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="game ids (default: all)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--write", action="store_true", help=f"write the table to {DOC}")
+    parser.add_argument(
+        "--players", type=int, nargs="*", default=None, help="player counts (default: the least, and 3)"
+    )
+    parser.add_argument(
+        "--pairings", nargs="*", default=None, help="bot:opponent levels, e.g. search:random (default: all)"
+    )
+    parser.add_argument("--section", default=SECTION, help="the heading of the section written")
     args = parser.parse_args()
     playouts = None if args.millis else args.playouts
     matches = []
+    pairings = (
+        [tuple(Level(level) for level in p.split(":")) for p in args.pairings] if args.pairings else PAIRINGS
+    )
     for game_id in args.only or sorted(REGISTRY):
         game: Any = REGISTRY[game_id].game
-        for players in sorted({game.min_players, min(game.max_players, max(game.min_players, 3))}):
-            for bot, opponent in PAIRINGS:
+        counts = args.players or [game.min_players, max(game.min_players, 3)]
+        for players in sorted({n for n in counts if game.min_players <= n <= game.max_players}):
+            for bot, opponent in pairings:
                 for k in range(args.games):
                     matches.append(
                         Match(game_id, players, bot, opponent, k % players, 1 + k, playouts, args.millis)
@@ -107,11 +118,15 @@ def main() -> None:
             results.setdefault(key, []).append((share, plies, per_move))
     elapsed = time.perf_counter() - started
     budget = f"{args.millis:g} ms" if args.millis else f"{args.playouts} playouts"
+    section = args.section
     lines = [
-        SECTION,
+        section,
         "",
         f"`benchmarks/bots.py --games {args.games} "
-        f"{f'--millis {args.millis:g}' if args.millis else f'--playouts {args.playouts}'}`:"
+        + (f"--only {' '.join(args.only)} " if args.only else "")
+        + (f"--players {' '.join(map(str, args.players))} " if args.players else "")
+        + (f"--pairings {' '.join(args.pairings)} " if args.pairings else "")
+        + f"{f'--millis {args.millis:g}' if args.millis else f'--playouts {args.playouts}'}`:"
         f" {len(matches)} games in {elapsed:.0f} s"
         f" on this machine's cores, search with {budget} a move. The bot sits in each seat in turn;",
         "every other seat plays the opponent level. Two players: the bot's share of wins (a draw: half).",
@@ -135,9 +150,9 @@ def main() -> None:
     print(table)
     if args.write:
         text = DOC.read_text()
-        if SECTION in text:
+        if section in text:
             text = re.sub(
-                re.escape(SECTION) + r".*?(?=\n## |\Z)", table.rstrip("\n") + "\n", text, flags=re.S
+                re.escape(section) + r".*?(?=\n## |\Z)", table.rstrip("\n") + "\n", text, flags=re.S
             )
         else:
             text = text.rstrip("\n") + "\n\n" + table
