@@ -58,3 +58,27 @@ def test_the_kinds_of_change(tmp_path: Path) -> None:
         "1 -> 2",
         "True -> False",
     }
+
+
+def test_the_import_hook_serves_the_mutant_with_the_package_s_own_files(tmp_path: Path) -> None:
+    """A mutated package still reads its data files (importlib.resources): the hook loads it as its
+    own file would be, only from the mutated source."""
+    package = tmp_path / "mutated_pkg_probe"
+    package.mkdir()
+    (package / "data.json").write_text('{"n": 5}')
+    init = package / "__init__.py"
+    init.write_text(
+        "import json\nimport importlib.resources\n"
+        "DATA = json.loads(importlib.resources.files(__package__).joinpath('data.json').read_text())\n"
+        "LIMIT = 3\n"
+    )
+    finder = mutate._Mutated("mutated_pkg_probe", init, init.read_text().replace("LIMIT = 3", "LIMIT = 4"))
+    sys.meta_path.insert(0, finder)
+    try:
+        import mutated_pkg_probe  # type: ignore[import-not-found]
+
+        assert mutated_pkg_probe.DATA == {"n": 5} and mutated_pkg_probe.LIMIT == 4
+        assert mutated_pkg_probe.__file__ == str(init)
+    finally:
+        sys.meta_path.remove(finder)
+        sys.modules.pop("mutated_pkg_probe", None)

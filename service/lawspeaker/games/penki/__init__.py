@@ -999,6 +999,19 @@ class Penki:
             for x, y in (lower,) if t.upright else (lower, upper):
                 if y > 0 and (x, y - 1) not in filled:
                     add(FieldViolation(f"tiles[{n}]", f"cavity ({x}, {y}) does not rest on a filled cavity"))
+            below = t.y - 2 if t.upright else t.y - 1
+            if (
+                state.options.alignment is Alignment.TILES
+                and t.y > 0
+                and not _tile_at(tiles, t.x, below, t.upright)
+            ):
+                add(
+                    FieldViolation(
+                        f"tiles[{n}]",
+                        "does not sit exactly on one tile of its own orientation, as alignment TILES "
+                        "requires",
+                    )
+                )
         base = sorted(x for x, y in seen if y == 0)
         if base != list(range(base[0], base[0] + len(base))):
             add(FieldViolation("tiles", "the cavities on the base line must form one unbroken row"))
