@@ -57,10 +57,20 @@ def answer_post(
             answer = wire_answer(fast, rpc, msgspec.structs.replace(wired, game=game_id))
             if answer is not None:
                 return answer, JSON
+    msg, was_protobuf = _request_of(rpc, game_id, body, content_type)
+    return _answer_of(call_rpc(rules, rpc, msg), accept, was_protobuf)
+
+
+def _request_of(rpc: Rpc, game_id: str, body: bytes, content_type: str) -> tuple[Any, bool]:
+    """The request message of a POST body (and whether it came as protobuf), its game the path's."""
     msg, was_protobuf = decode_request(rpc.request_type, body, content_type)
     check_game(getattr(msg, "game"), game_id)  # noqa: B009
     setattr(msg, "game", game_id)  # noqa: B010
-    response = call_rpc(rules, rpc, msg)
+    return msg, was_protobuf
+
+
+def _answer_of(response: Message, accept: str, was_protobuf: bool) -> tuple[bytes, str]:
+    """A protobuf response's body and media type, as the request's Accept (or its own codec) asks."""
     if accepts_protobuf(accept, was_protobuf):
         return response.SerializeToString(), PROTOBUF_TYPES[0]
     return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(response))), JSON
@@ -79,13 +89,8 @@ async def answer_thinking(
     rules: RulesApi, rpc: Rpc, game_id: str, body: bytes, content_type: str, accept: str
 ) -> tuple[bytes, str]:
     """``answer_post`` for an RPC of ``THINKING_RPCS``, over protobuf, awaited."""
-    msg, was_protobuf = decode_request(rpc.request_type, body, content_type)
-    check_game(getattr(msg, "game"), game_id)  # noqa: B009
-    setattr(msg, "game", game_id)  # noqa: B010
-    response = await call_thinking(rules, rpc, msg)
-    if accepts_protobuf(accept, was_protobuf):
-        return response.SerializeToString(), PROTOBUF_TYPES[0]
-    return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(response))), JSON
+    msg, was_protobuf = _request_of(rpc, game_id, body, content_type)
+    return _answer_of(await call_thinking(rules, rpc, msg), accept, was_protobuf)
 
 
 async def call_thinking(api: RulesApi, rpc: Rpc, msg: Any) -> Any:
