@@ -12,7 +12,8 @@
   and descends one shared tree whose edges are moves as the seat sees them (``view_move``: another
   player's secret card draw is one edge, whatever the card). For a perfect-information game the
   determinization is the position itself and this is plain UCT. A playout runs
-  :data:`PLAYOUT_DEPTH` random plies past the tree, then the greedy level's heuristic judges it.
+  :data:`PLAYOUT_DEPTH` random plies (fewer for some games: :data:`PLAYOUT_DEPTHS`) past the tree,
+  then the greedy level's heuristic judges it.
 
 The bot never reads the state's RNG, so it cannot foresee a draw: it starts from the seat's view,
 every determinization carries a fresh RNG seeded from the bot's own generator, and every chance step
@@ -68,6 +69,13 @@ PLAYOUT_DEPTH = 30
 """Random plies a playout runs past the tree before the game's heuristic (``lawspeaker.heuristics``)
 judges the position: a long game (some 600 plies of Valhalla) is not played out to the end, and a
 game whose random playouts rarely score (Birka) still tells good moves from bad."""
+
+PLAYOUT_DEPTHS: dict[str, int] = {"pax_penning": 5}
+"""Games whose playouts stop sooner than :data:`PLAYOUT_DEPTH`. Pax Penning: thirty random plies
+shuffle coins, Hierarchy places and Houses until the heuristic's reading of the end says little
+more than chance; five plies (about one decision of every kind in a turn) let the search see the
+turn it plans and keep the heuristic's view of the end (``docs/benchmarks.md``, "Bots: search
+against random seats with more players", has the measurements at 0, 5 and 30 plies)."""
 
 PLAYOUT_PLY_CAP = 1_000
 """Plies one iteration (tree descent plus random playout) may play before it is scored as a draw.
@@ -292,6 +300,7 @@ class _Search(Generic[S, M]):
         )
         self.root: dict[Hashable, _Edge] = {}
         self.value: Callable[[Any, int], float] | None = VALUE.get(game.id)
+        self.depth = PLAYOUT_DEPTHS.get(game.id, PLAYOUT_DEPTH)
 
     def key(self, move: M, by: int | None) -> Hashable:
         """The move as the observer sees it (another seat's secrets redacted)."""
@@ -388,10 +397,11 @@ class _Search(Generic[S, M]):
         return [x / total for x in shares] if total > 0 else self.draw
 
     def playout(self, state: S, plies: int) -> list[float]:
-        """Random legal moves (and sampled chance) for :data:`PLAYOUT_DEPTH` plies, then the game's
+        """Random legal moves (and sampled chance) for :data:`PLAYOUT_DEPTH` plies (or the game's
+        :data:`PLAYOUT_DEPTHS`), then the game's
         heuristic judges the position (to the end, or a draw at the ply cap, for a game without one)."""
         game, rng = self.game, self.rng
-        stop = PLAYOUT_PLY_CAP if self.value is None else min(PLAYOUT_PLY_CAP, plies + PLAYOUT_DEPTH)
+        stop = PLAYOUT_PLY_CAP if self.value is None else min(PLAYOUT_PLY_CAP, plies + self.depth)
         while plies < stop:
             outcome = game.outcome(state)
             if outcome is not None:

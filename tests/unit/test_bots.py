@@ -228,3 +228,39 @@ def test_a_game_without_a_determinizer(monkeypatch: pytest.MonkeyPatch) -> None:
         suggest(game, state, _seat(game, state), "search", playouts=10, seed=1)
     assert caught.value.reason == "SEARCH_UNSUPPORTED"
     assert suggest(game, state, _seat(game, state), "random", seed=1).move in game.legal_moves(state)
+
+
+@pytest.mark.parametrize("game", [pax_penning.GAME, valhalla.GAME], ids=lambda g: g.id)
+def test_playouts_stop_at_the_games_depth(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A playout runs at most the game's ``PLAYOUT_DEPTHS`` (else ``PLAYOUT_DEPTH``) plies past the
+    tree before the heuristic judges it: 5 in Pax Penning, 30 elsewhere."""
+    depth = bots.PLAYOUT_DEPTHS.get(game.id, bots.PLAYOUT_DEPTH)
+    assert depth == (5 if game.id == "pax_penning" else 30)
+    lengths: list[int] = []
+    playout = bots._Search.playout
+
+    def counted(search: Any, state: Any, plies: int) -> list[float]:
+        real = search.game
+        applied = 0
+
+        class Counting:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(real, name)
+
+            def apply(self, state: Any, move: Any) -> Any:
+                nonlocal applied
+                applied += 1
+                return real.apply(state, move)
+
+        search.game = Counting()
+        try:
+            return playout(search, state, plies)
+        finally:
+            search.game = real
+            lengths.append(applied)
+
+    monkeypatch.setattr(bots._Search, "playout", counted)
+    players = 4 if game.id == "pax_penning" else 2
+    state = _positions(game, players, seed=5, plies=120, every=9)[-1]
+    suggest(game, state, _seat(game, state), "search", playouts=60, seed=2)
+    assert lengths and max(lengths) == depth
