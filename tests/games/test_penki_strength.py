@@ -99,8 +99,9 @@ def with_tiles(state: State, tiles: tuple[Tile, ...], **changes: object) -> Stat
 
 #: Four storeys of filler, 8 cavities wide, and three empty tiles on top: with every piece left
 #: in dark's hand, light can only connect the fourth top tile (as in ``test_penki_rules``).
-STUCK_BOARD: list[TileSpec] = [(x, y, "??") for y in range(4) for x in range(0, 8, 2)] + [
-    (x, 4, "") for x in range(0, 6, 2)
+STUCK_BOARD: list[TileSpec] = [
+    *((x, y, "??") for y in range(4) for x in range(0, 8, 2)),
+    *((x, 4, "") for x in range(0, 6, 2)),
 ]
 
 #: Six storeys of 24 light, 24 dark and 8 jokers with no row of four for either colour, bottom
@@ -142,8 +143,8 @@ def test_with_tiles_alignment_an_upright_tile_stacks_exactly_on_an_upright_tile(
     for x in (0, 1):
         assert refusal(state, ConnectTile(x, 1, True)) == Violation(
             "NOT_IN_STRAIGHT_LINE",
-            f"A tile at ({x}, 1) would sit one cavity off the tile below: in this game tiles are "
-            "connected in a straight line, each exactly on top of one tile.",
+            f"An upright tile at ({x}, 1) would not rest on an upright tile: in this game tiles are "
+            "connected in a straight line, each exactly on top of one tile of its own orientation.",
             "connect_tile",
         )
     after, events = play(state, ConnectTile(2, 2, True))
@@ -179,11 +180,11 @@ def test_with_tiles_alignment_an_upright_tile_does_not_stand_on_a_flat_column() 
     column of two flat tiles only a flat tile stacks; under the default alignment an upright one
     may stand on either of its cavities."""
     tiles = [(0, 0, "??"), (0, 1, "??")]
-    state = position(tiles, options=STACKED_UPRIGHT)  # type: ignore[arg-type]
+    state = position(tiles, options=STACKED_UPRIGHT)
     assert connects(state) == {(-2, 0, False), (2, 0, False), (0, 2, False), (-1, 0, True), (2, 0, True)}
     assert refusal(state, ConnectTile(0, 2, True)).reason == "NOT_IN_STRAIGHT_LINE"
     assert refusal(state, ConnectTile(1, 2, True)).reason == "NOT_IN_STRAIGHT_LINE"
-    cavities = position(tiles, options=UPRIGHT)  # type: ignore[arg-type]
+    cavities = position(tiles, options=UPRIGHT)
     assert connects(cavities) == connects(state) | {(0, 2, True), (1, 2, True)}
 
 
@@ -197,8 +198,8 @@ def test_with_tiles_alignment_a_flat_tile_does_not_rest_on_two_upright_tiles() -
     assert {(2, 2, True), (3, 2, True)} <= connects(state)
     assert refusal(state, ConnectTile(2, 2)) == Violation(
         "NOT_IN_STRAIGHT_LINE",
-        "A tile at (2, 2) would sit one cavity off the tile below: in this game tiles are connected in "
-        "a straight line, each exactly on top of one tile.",
+        "A flat tile at (2, 2) would not rest on a flat tile: in this game tiles are connected in "
+        "a straight line, each exactly on top of one tile of its own orientation.",
         "connect_tile",
     )
     cavities = position(tiles, options=UPRIGHT)  # type: ignore[arg-type]
@@ -357,7 +358,7 @@ def test_every_setup_refusal_word_for_word() -> None:
     )
     no_piece = Violation("NO_SUCH_PIECE", "A pair is two pieces: light, dark or joker.", "draw.pair")
     for pair in ((L, 9), (9, L), (-1, D)):
-        assert refusal(state, Draw(pair)) == no_piece  # type: ignore[arg-type]
+        assert refusal(state, Draw(pair)) == no_piece
     assert refusal(state, Draw((L, D, J))) == no_piece  # type: ignore[arg-type]
     assert refusal(state, Draw((L,))) == no_piece  # type: ignore[arg-type]
     assert refusal(state, Draw((J, D))) == Violation(
@@ -642,7 +643,7 @@ def test_the_end_of_game_events_and_outcomes_word_for_word() -> None:
     assert GAME.outcome(after) == core.Outcome(
         core.Result.WIN, (0,), "Light (player 1) has an unbroken row of 5 and wins."
     )
-    skip = position(STUCK_BOARD, hands={0: ""}, turn=1)  # type: ignore[arg-type]
+    skip = position(STUCK_BOARD, hands={0: ""}, turn=1)
     skipped, events = play(skip, ConnectTile(6, 4))
     assert events[1:] == [
         Event(
@@ -653,7 +654,7 @@ def test_the_end_of_game_events_and_outcomes_word_for_word() -> None:
         )
     ]
     assert skipped.turn == 1 and skipped.ply == skip.ply + 1
-    draw_at_once = position(STUCK_BOARD, hands={0: ""}, turn=1, options=replace(FLAT, stuck=Stuck.DRAW))  # type: ignore[arg-type]
+    draw_at_once = position(STUCK_BOARD, hands={0: ""}, turn=1, options=replace(FLAT, stuck=Stuck.DRAW))
     drawn, events = play(draw_at_once, ConnectTile(6, 4))
     assert events[1:] == [
         Event(
@@ -682,3 +683,201 @@ def test_the_last_placement_of_a_full_board_without_a_row_is_a_draw_word_for_wor
     ]
     assert last.phase is Phase.OVER and last.winner == -1 and last.turn == 0 and last.ply == state.ply + 1
     assert GAME.check_state(last) == []
+
+
+# --------------------------------------------------------------------------- check_state, field by field
+
+
+def test_check_state_names_each_broken_count_word_for_word() -> None:
+    """Each invariant on the turn, the bag, the hands and the tiles, broken alone in an otherwise
+    valid position, is reported with its field and sentence and nothing else."""
+    state = position([(0, 0, "??"), (2, 0, "")])
+    assert GAME.check_state(state) == []
+    light, dark = state.hands
+    assert sum(light) == 14 and light[0] == 11  # light holds eleven light pairs
+    more = (light[0] + 1, *light[1:])
+    fewer_dark = tuple(n - 1 if k == dark.index(max(dark)) else n for k, n in enumerate(dark))
+    broken: list[tuple[State, FieldViolation]] = [
+        (replace(state, turn=2), FieldViolation("turn", "must be 0 or 1")),
+        (
+            with_tiles(state, state.tiles, bag=(-1, 0, 0)),
+            FieldViolation("bag", "must count light, dark and joker pieces, none negative"),
+        ),
+        (
+            with_tiles(state, state.tiles, hands=(light,)),
+            FieldViolation("hands", "must hold the pairs of exactly two players"),
+        ),
+        (
+            with_tiles(state, state.tiles, hands=((-1, *light[1:]), dark)),
+            FieldViolation("hands", "must hold the pairs of exactly two players"),
+        ),
+        (
+            with_tiles(state, state.tiles, hands=((*light, 0), dark)),
+            FieldViolation("hands", "must hold the pairs of exactly two players"),
+        ),
+        (
+            with_tiles(state, state.tiles, hands=(more, fewer_dark)),
+            FieldViolation("hands[0]", "holds more than 14 pairs"),
+        ),
+        (with_tiles(state, ()), FieldViolation("tiles", "must hold 1 to 28 tiles")),
+        (
+            with_tiles(state, (state.tiles[0], Tile(2, 0, False, L, -1))),
+            FieldViolation("tiles[1]", "a tile is either empty or holds a pair"),
+        ),
+        (
+            with_tiles(state, (state.tiles[0], Tile(2, 0, False, 5, 5))),
+            FieldViolation("tiles[1]", "holds an unknown piece"),
+        ),
+        (
+            with_tiles(state, (*state.tiles, Tile(9, 0))),
+            FieldViolation("tiles[2]", "lies off the grid (x -7 to 8, y 0 to 55)"),
+        ),
+        (
+            with_tiles(state, state.tiles, bag=(1, 0, 0)),
+            FieldViolation(
+                "bag",
+                "the bag, the hands and the tiles must hold 24 light, 24 dark and 8 joker pieces in all",
+            ),
+        ),
+        (
+            with_tiles(state, state.tiles, bag=(2, 0, 0), hands=((light[0] - 1, *light[1:]), dark)),
+            FieldViolation("bag", "must be empty once the setup is over"),
+        ),
+    ]
+    for bad, violation in broken:
+        assert GAME.check_state(bad) == [violation]
+
+
+def test_check_state_keeps_the_setup_in_order() -> None:
+    """ "Taking turns, each player draws 2 pieces from the bag ..." (assumptions SEATS, DRAWING,
+    RANDOM_PAIRS): during the setup only the empty starting tile lies out, the seats alternate
+    starting with seat 0, and a random-pairs deal hands out every pair at once."""
+    new = GAME.new_game(2, Options(), Rng.from_seed(1))
+    ll = (1, 0, 0, 0, 0, 0)
+    one_each = with_tiles(new, new.tiles, bag=(20, 24, 8), hands=(ll, ll))
+    assert GAME.check_state(new) == [] and GAME.check_state(one_each) == []
+    setup_tiles = FieldViolation("tiles", "only the empty starting tile lies out during the setup")
+    alternately = FieldViolation("turn", "the players draw alternately, seat 0 first")
+    assert GAME.check_state(with_tiles(new, (*new.tiles, Tile(2, 0)))) == [setup_tiles]
+    assert GAME.check_state(with_tiles(new, (Tile(0, 0, False, L, L),), bag=(22, 24, 8))) == [setup_tiles]
+    assert GAME.check_state(replace(new, turn=1)) == [alternately]
+    assert GAME.check_state(replace(one_each, turn=1)) == [alternately]
+    # Seat 0 on turn with an even number of pairs drawn, but both drawn by seat 0.
+    assert GAME.check_state(
+        with_tiles(new, new.tiles, bag=(20, 24, 8), hands=((2, 0, 0, 0, 0, 0), (0,) * 6))
+    ) == [alternately]
+    random_pairs = Options(setup=Setup.RANDOM_PAIRS)
+    assert GAME.check_state(with_tiles(new, new.tiles, options=random_pairs)) == []
+    assert GAME.check_state(with_tiles(one_each, one_each.tiles, options=random_pairs)) == [
+        FieldViolation("hands", "with the random-pairs setup every pair is dealt at once")
+    ]
+
+
+def test_check_state_refuses_an_ending_the_position_does_not_bear_out() -> None:
+    """A winner needs a row of five (light, seat 0, as much as dark); a draw declared while the
+    player on turn can move is refused under ``stuck=PENKI_STUCK_DRAW`` as under the default; and
+    phase CONNECT only follows filling the last free cavities."""
+    state = position([(0, 0, "??"), (2, 0, "")])
+    for winner in (0, 1):
+        assert GAME.check_state(replace(state, phase=Phase.OVER, winner=winner)) == [
+            FieldViolation("winner", "the winner must have an unbroken row of five")
+        ]
+    assert GAME.check_state(replace(state, phase=Phase.OVER)) == [
+        FieldViolation("winner", "a player can still move, so the game is not a draw")
+    ]
+    at_once = replace(state.options, stuck=Stuck.DRAW)
+    assert GAME.check_state(with_tiles(state, state.tiles, phase=Phase.OVER, options=at_once)) == [
+        FieldViolation("winner", "the player on turn can move, so the game is not a draw")
+    ]
+    assert GAME.check_state(replace(state, phase=Phase.CONNECT)) == [
+        FieldViolation("phase", "CONNECT only follows filling the last free cavities, with tiles left")
+    ]
+
+
+def test_check_state_says_what_should_have_happened_to_a_stuck_player() -> None:
+    """Assumption DRAW_GAME: light on turn with no pair and the supply empty cannot move; dark can.
+    By default light's turn should have been skipped; with ``stuck=PENKI_STUCK_DRAW`` the game should
+    be over."""
+    board = full_board()
+    dark_holds_all = ((0,) * 6, tuple(a + b for a, b in zip(board.hands[0], board.hands[1], strict=True)))
+    skip = with_tiles(board, board.tiles, hands=dark_holds_all)
+    at_once = with_tiles(skip, skip.tiles, options=replace(skip.options, stuck=Stuck.DRAW))
+    assert GAME.check_state(skip) == [
+        FieldViolation("phase", "the player on turn has no legal move: the turn should have been skipped")
+    ]
+    assert GAME.check_state(at_once) == [
+        FieldViolation("phase", "the player on turn has no legal move: the game should be over")
+    ]
+    assert GAME.check_state(replace(skip, turn=1)) == [] and GAME.check_state(replace(at_once, turn=1)) == []
+
+
+# --------------------------------------------------------------------------- connections at the edges
+
+
+def test_a_tile_can_be_connected_in_the_rightmost_column_a_9_wide_play_area_reaches() -> None:
+    """ "The maximum width of the play area may not exceed 9 cavities." With cavities from x = 0 to
+    6, a tile lying at x = 7 (reaching x = 8, the ninth column) is allowed, as is one at x = -2."""
+    state = position([(0, 0, "??"), (2, 0, "??"), (4, 0, "??"), (6, 0, "??", "U")], options=UPRIGHT)
+    on_base = {c for c in connects(state) if c[1] == 0}
+    assert on_base == {(-2, 0, False), (-1, 0, True), (7, 0, False), (7, 0, True)}
+    after, events = play(state, ConnectTile(7, 0))
+    assert span(after) == (0, 8)
+    assert events[0].text == "Light (player 1) connected a tile at (7, 0); 23 left in the supply."
+
+
+def test_the_last_tile_of_the_supply_is_refused_for_what_is_wrong_with_it() -> None:
+    """With one tile left in the supply a misplaced tile is refused for its placement, not for an
+    empty supply."""
+    board = full_board()
+    state = with_tiles(board, board.tiles[:-1])
+    assert state.supply == 1 and GAME.check_state(state) == []
+    assert (6, 6, False) in connects(state)
+    assert refusal(state, ConnectTile(0, 0)) == Violation(
+        "SPACE_TAKEN", "A tile at (0, 0) would cover a cavity of another tile.", "connect_tile"
+    )
+
+
+def test_a_tile_touching_only_the_lower_corner_of_an_upright_tile_is_not_in_a_straight_line() -> None:
+    """ "The tiles have to be connected to one another in a straight line." (assumption
+    STRAIGHT_LINE): an upright tile whose lowest cavity touches the top of an upright tile only
+    diagonally, to its lower left or to its lower right, is NOT_IN_STRAIGHT_LINE."""
+    corner = (
+        "would touch the play area only at a corner: tiles have to be connected to one another in a "
+        "straight line."
+    )
+    right = position([(0, 0, ""), (2, 0, "", "U")], options=UPRIGHT)
+    assert refusal(right, ConnectTile(3, 2, True)) == Violation(
+        "NOT_IN_STRAIGHT_LINE", f"A tile at (3, 2) {corner}", "connect_tile"
+    )
+    left = position([(0, 0, ""), (-1, 0, "", "U")], options=UPRIGHT)
+    assert refusal(left, ConnectTile(-2, 2, True)) == Violation(
+        "NOT_IN_STRAIGHT_LINE", f"A tile at (-2, 2) {corner}", "connect_tile"
+    )
+
+
+def test_a_tile_one_cavity_off_the_tile_below_is_told_so_word_for_word() -> None:
+    """Under alignment=TILES a flat tile over two flat tiles sits one cavity off each: the refusal says
+    so, where a tile over tiles of the other orientation is told it rests on none of its own."""
+    stacked = position(
+        [(0, 0, "??"), (2, 0, "??")], options=Options(tiles=Tiles.HORIZONTAL_ONLY, alignment=Alignment.TILES)
+    )
+    assert refusal(stacked, ConnectTile(1, 1)) == Violation(
+        "NOT_IN_STRAIGHT_LINE",
+        "A tile at (1, 1) would sit one cavity off the tile below: in this game tiles are connected in "
+        "a straight line, each exactly on top of one tile of its own orientation.",
+        "connect_tile",
+    )
+
+
+def test_check_state_names_a_winner_who_is_no_player() -> None:
+    """A finished game's winner is a seat (0 or 1) or -1 for a draw; any other number is refused, as
+    well as what it implies about the row of five on the board."""
+    won = _won_game()
+    assert GAME.check_state(replace(won, winner=2)) == [
+        FieldViolation("winner", "must be -1, 0 or 1"),
+        FieldViolation("winner", "the winner must have an unbroken row of five"),
+    ]
+    assert GAME.check_state(replace(won, winner=-2)) == [
+        FieldViolation("winner", "must be -1, 0 or 1"),
+        FieldViolation("winner", "a row of five is on the board, so the game is not a draw"),
+    ]

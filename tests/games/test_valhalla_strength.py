@@ -14,7 +14,12 @@ dark, and ships not named are already in Valhalla (36).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import json
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from test_valhalla_rules import (
@@ -33,7 +38,7 @@ from test_valhalla_rules import (
     sticks_of,
 )
 
-from lawspeaker.games import core
+from lawspeaker.games import core, valhalla
 from lawspeaker.games.core import Event, FieldViolation, Rng, Violation
 from lawspeaker.games.valhalla import (
     GAME,
@@ -355,9 +360,12 @@ def test_check_state_names_each_broken_invariant_in_words() -> None:
         pos[index] = space
         return replace(base, positions=tuple(pos))
 
+    ply_problem = core.check_ply(-1)
+    assert ply_problem is not None
     cases: list[tuple[State, list[FieldViolation]]] = [
         (at(6, 13), [FieldViolation("ships[6].position", "Dark ship 1 shares space 13 with another ship")]),
         (at(1, 40), [FieldViolation("ships[1].position", "Light ship 2 is on 40, off the board (0-36)")]),
+        (at(1, 37), [FieldViolation("ships[1].position", "Light ship 2 is on 37, off the board (0-36)")]),
         (
             at(1, 30),
             [FieldViolation("ships[1].position", "Light ship 2 cannot rest on the rocky shoal (30)")],
@@ -398,7 +406,7 @@ def test_check_state_names_each_broken_invariant_in_words() -> None:
             replace(base, phase=Phase.CAST, cast=None),
             [FieldViolation("points", "must be 0 when no ship is to move")],
         ),
-        (replace(base, ply=-1), [core.check_ply(-1)]),
+        (replace(base, ply=-1), [ply_problem]),
     ]
     for state, expected in cases:
         assert GAME.check_state(state) == expected, state
@@ -971,3 +979,124 @@ def test_texts_name_the_colours_when_seat_0_took_the_dark_ships() -> None:
         Event("THROW_AGAIN", "Dark threw doubles and casts again.", 0),
     ]
     assert state.phase is Phase.CAST and state.turn == 0
+
+
+# --------------------------------------------------------------------------- values are frozen
+
+
+def _values() -> list[object]:
+    """One of each value the engine hands out: options, sticks, moves, a state, an event detail."""
+    state = GAME.new_game(2, Options(), Rng.from_seed(3))
+    sticks = Sticks(True, False, False, False)
+    return [Options(), sticks, Cast(sticks), MoveShip(1, 2), state, EventDetail(ship=1)]
+
+
+@pytest.mark.parametrize("value", _values(), ids=lambda v: type(v).__name__)
+def test_engine_values_are_frozen_slotted_and_hashable(value: object) -> None:
+    """States, moves and event details are shared (a request checks a state, lists its moves, then
+    applies one; move details and ship moves are cached): none can be changed once made, none
+    carries a ``__dict__``, and each can be a key of a cache."""
+    field = next(iter(dataclasses.fields(value)))  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, field.name, getattr(value, field.name))
+    assert not hasattr(value, "__dict__")
+    assert hash(value) == hash(copy.copy(value))
+
+
+def test_valhalla_seats_exactly_two_players() -> None:
+    """ "attacks by their opponents": two players, one sailing the light fleet and one the dark."""
+    assert (GAME.min_players, GAME.max_players) == (2, 2)
+    assert valhalla.COLOUR_NAMES == ("Light", "Dark")
+
+
+# --------------------------------------------------------------------------- the board data
+
+
+class _BoardFile:
+    """Stands in for ``importlib.resources`` serving a given ``board.json``."""
+
+    def __init__(self, board: dict[str, Any]) -> None:
+        self.text = json.dumps(board)
+
+    def files(self, package: str) -> _BoardFile:
+        assert package == "lawspeaker.games.valhalla"
+        return self
+
+    def joinpath(self, name: str) -> _BoardFile:
+        assert name == "board.json"
+        return self
+
+    def read_text(self, encoding: str) -> str:
+        return self.text
+
+
+def _load(monkeypatch: pytest.MonkeyPatch, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    board = copy.deepcopy(valhalla.BOARD)
+    change(board)
+    monkeypatch.setattr(valhalla, "resources", _BoardFile(board))
+    return valhalla._load_board()
+
+
+def test_the_board_data_loads_as_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _load(monkeypatch, lambda board: None) == valhalla.BOARD
+
+
+def _harbours(spaces: list[int]) -> Callable[[dict[str, Any]], None]:
+    return lambda board: board.update(safe_harbours=spaces)
+
+
+def test_safe_harbours_may_be_anywhere_from_space_1_to_the_last_before_the_gate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _load(monkeypatch, _harbours([1, 35]))["safe_harbours"] == [1, 35]
+
+
+def _fleet(colour: str, spaces: list[int]) -> Callable[[dict[str, Any]], None]:
+    return lambda board: board["layout"].update({colour: spaces})
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        # a harbour on the last space would dock a ship in the passage to Valhalla
+        (_harbours([29, 32, 36]), "safe harbours must be on the board"),
+        (_harbours([0, 29]), "safe harbours must be on the board"),
+        (_fleet("dark", [7, 8, 9, 10, 11]), "layout must place every ship"),
+        (_fleet("light", [1, 2, 3, 4, 5]), "layout must place every ship"),
+        (_fleet("light", [1, 2, 3, 4, 5, 6, 13]), "layout must place every ship"),
+        (_fleet("light", [1, 2, 3, 4, 5, 7]), "layout spaces must differ"),
+    ],
+)
+def test_a_broken_board_file_is_refused_at_import_saying_what_is_wrong(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[dict[str, Any]], None], error: str
+) -> None:
+    with pytest.raises(AssertionError) as raised:
+        _load(monkeypatch, change)
+    assert str(raised.value) == error
+
+
+# --------------------------------------------------------------------------- describe
+
+
+def test_describe_lays_the_board_out_as_a_serpent_with_its_marked_spaces() -> None:
+    """Three rows of twelve: row one runs left to right from space 1, row two turns back right to
+    left, row three runs left to right again to the passage into Valhalla (36). The marks are the
+    safe harbours (29, 32, 34), the rocky shoal (30), the repair yard (19), home port (1) and the
+    gate (36)."""
+    marks = {
+        1: ["home_port"],
+        19: ["repair_yard"],
+        29: ["safe_harbour"],
+        30: ["rocky_shoal"],
+        32: ["safe_harbour"],
+        34: ["safe_harbour"],
+        36: ["valhalla_gate"],
+    }
+    expected = []
+    for number in range(1, 37):
+        row, along = divmod(number - 1, 12)
+        x = along if row % 2 == 0 else 11 - along
+        expected.append({"number": number, "row": row + 1, "x": x, "y": row, "marks": marks.get(number, [])})
+    data = GAME.describe().data
+    assert data["board"] == expected
+    assert {k: v for k, v in data.items() if k != "board"} == valhalla.BOARD

@@ -670,10 +670,17 @@ class Penki:
         if state.options.alignment is Alignment.TILES and move.y > 0:
             below_y = move.y - 2 if move.upright else move.y - 1
             if not _tile_at(state.tiles, move.x, below_y, move.upright):
+                kind = "an upright" if move.upright else "a flat"
+                off = any(_tile_at(state.tiles, move.x + dx, below_y, move.upright) for dx in (-1, 1))
                 return Violation(
                     "NOT_IN_STRAIGHT_LINE",
-                    f"A tile {where} would sit one cavity off the tile below: in this game tiles are "
-                    "connected in a straight line, each exactly on top of one tile.",
+                    (
+                        f"A tile {where} would sit one cavity off the tile below"
+                        if off
+                        else f"{kind.capitalize()} tile {where} would not rest on {kind} tile"
+                    )
+                    + ": in this game tiles are connected in a straight line, each exactly on top of "
+                    "one tile of its own orientation.",
                     f,
                 )
         width = max(xs) - min(xs) + 1

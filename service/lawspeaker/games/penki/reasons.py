@@ -117,8 +117,8 @@ REASONS = rule_reasons(
     ),
     (
         "NOT_IN_STRAIGHT_LINE",
-        "A tile would touch the play area only at a corner, or, with alignment=PENKI_ALIGNMENT_TILES, sit "
-        "one cavity off the tile below.",
+        "A tile would touch the play area only at a corner, or, with alignment=PENKI_ALIGNMENT_TILES, not "
+        "sit exactly on top of one tile of its own orientation.",
         '"The tiles have to be connected to one another in a straight line."',
     ),
     (

@@ -1062,8 +1062,8 @@ ASSUMPTIONS = (
     Assumption(
         "TRADITIONAL_NATURAL_ONE",
         "if you wish to simplify the game ... the traditional 1-to-1 scoring method may be preferred.",
-        "With traditional scoring runes are ignored: every cast is natural and any single heads-up stick "
-        "is a natural one.",
+        "With traditional scoring the runes are ignored: every cast is natural and any single heads-up "
+        "stick (Hagalaz too) is a natural one.",
         "scoring",
     ),
     Assumption(
