@@ -99,11 +99,22 @@ class BotPool:
             with botworker.set_aside():
                 pool.submit(int)  # the fork server and a worker start with the first task
 
-    def close(self) -> None:
-        """Stop the workers: queued suggestions are cancelled, a thinking one is abandoned."""
+    def close(self, wait: bool = False) -> None:
+        """Stop the workers: queued suggestions are cancelled, a thinking one is abandoned.
+
+        ``wait`` (the server stopping): the worker processes are terminated and the pool's manager
+        thread is waited for, so nothing of the pool is left running when the interpreter exits.
+        Left running, its exit handler races the manager thread closing its wake-up pipe (CPython
+        3.11's ``concurrent.futures.process._python_exit`` writes to it unlocked) and now and then
+        prints an "Exception ignored" traceback (EBADF) on stderr after the last log line."""
         pool, self._executor = self._executor, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        if wait and isinstance(pool, concurrent.futures.ProcessPoolExecutor):
+            workers = getattr(pool, "_processes", None) or {}  # the pool names no public handle
+            for process in list(workers.values()):
+                process.terminate()
+        pool.shutdown(wait=wait, cancel_futures=True)
 
     async def suggest(
         self,

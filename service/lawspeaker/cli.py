@@ -186,7 +186,7 @@ async def serve(
     http.should_exit = True
     await asyncio.gather(grpc_server.stop(GRACE_SECONDS), http_task, return_exceptions=True)
     await sessions.close()
-    api.bot_pool.close()
+    api.bot_pool.close(wait=True)
     if metrics_on:
         metrics.flush()  # the last calls count too (a worker's files outlive it)
     stopped.cancel()

@@ -170,3 +170,32 @@ def test_a_thread_pool_of_no_processes_thinks_too() -> None:
     finally:
         pool.close()
     assert found == bots.suggest(REGISTRY["penki"].game, state, seat, Level.SEARCH, playouts=20, seed=4)
+
+
+def test_closing_to_stop_ends_the_workers_and_the_pools_thread_even_while_one_thinks() -> None:
+    """``close(wait=True)``, as the server stops: a thinking worker is terminated rather than
+    waited for, and the pool's manager thread has ended when it returns, so the interpreter's exit
+    does not race that thread (CPython 3.11 printed an EBADF traceback now and then)."""
+    pool = BotPool(processes=1, queue=0)
+    state = _decision("valhalla")
+    seat = REGISTRY["valhalla"].game.to_act(state).players[0]
+
+    async def run() -> None:
+        await pool.suggest("valhalla", state, seat, Level.SEARCH, playouts=1, seed=1)
+        executor = pool._pool()
+        workers = list(getattr(executor, "_processes", {}).values())
+        assert workers
+        thinking = asyncio.create_task(
+            pool.suggest("valhalla", state, seat, Level.SEARCH, playouts=1_000_000, millis=10_000, seed=1)
+        )
+        await asyncio.sleep(0.3)
+        manager = executor._executor_manager_thread  # type: ignore[attr-defined]
+        assert manager is not None and manager.is_alive()
+        pool.close(wait=True)
+        assert not manager.is_alive()
+        assert not any(worker.is_alive() for worker in workers)
+        with pytest.raises(LawspeakerError) as failed:
+            await thinking
+        assert failed.value.reason == "BOT_FAILED"
+
+    asyncio.run(run())
