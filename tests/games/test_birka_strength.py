@@ -9,8 +9,28 @@ import json
 from typing import Any
 
 import pytest
-from birka_scenarios import HARD_HAND, RS, B, acting, advance, at, base, kinds, play, res, rows
-from test_birka_rules import near_the_end
+from birka_scenarios import (
+    CAL,
+    FISK,
+    HARD_HAND,
+    KORN,
+    LERA,
+    MALM,
+    RS,
+    ULL,
+    VERKTYG,
+    B,
+    acting,
+    advance,
+    at,
+    base,
+    kinds,
+    play,
+    res,
+    rows,
+    started,
+)
+from test_birka_rules import at_round_end, near_the_end
 
 from lawspeaker.games import core
 from lawspeaker.games.birka import (
@@ -23,13 +43,25 @@ from lawspeaker.games.birka import (
     BuildExtension,
     BuySkepp,
     Craft,
+    Discard,
+    Draw,
+    DrawCard,
+    EndActions,
     EventDetail,
+    MarketTrade,
     Options,
+    OutlawTrade,
+    PayLevy,
+    PayRation,
     Phase,
     State,
+    Upgrade,
+    fulfilled,
+    load_data,
+    supplies,
 )
 from lawspeaker.games.birka.data import REFERENCE as D
-from lawspeaker.games.core import Rng
+from lawspeaker.games.core import Rng, Violation
 
 
 def S(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -458,3 +490,254 @@ def test_a_player_without_icon_tokens_left_cannot_build() -> None:
         "build.building",
         "You have no Player icon left to mark ownership.",
     )
+
+
+# --------------------------------------------------------------------------- survivors of the mutation run
+
+
+def _data(**files: Any) -> Options:
+    """Options whose data set replaces the named reference files."""
+    return Options(data=json.dumps(files))
+
+
+def test_a_view_replaces_the_rng_by_the_all_zero_placeholder() -> None:
+    """Hidden information: a view drops the RNG (whoever holds it can foresee the draws): every seat
+    and a spectator see the same all-zero RNG."""
+    b = base()
+    for seat in (0, 1, None):
+        assert GAME.view(b, seat).rng == Rng(bytes(32), 0)
+
+
+def test_the_supply_helpers_refuse_rows_that_do_not_count_every_resource() -> None:
+    """The supply is the game's tokens minus those in the Visthus and the Market, resource by resource:
+    a Market or Visthus row that does not count every resource is refused, not cut short."""
+    b = base()
+    assert supplies(b, D) == [26, 28, 26, 26, 28, 28, 19, 17, 19, 19, 19, 19]
+    with pytest.raises(ValueError):
+        supplies(b._replace(market=b.market[:-1]), D)
+    calendar = b._replace(phase=Phase.CALENDAR, actor=-1, visthus=(b.visthus[0] + (0,), b.visthus[1]))
+    with pytest.raises(ValueError):
+        GAME.apply(calendar, Draw(0))
+
+
+def test_a_full_plot_card_counts_each_full_plot_once() -> None:
+    """FULL_PLOT: a card asking for 2 full Resource Plots (a data set's count) is not fulfilled by 1."""
+    rs = json.loads(json.dumps(D.data["runestones"]))
+    card = RS["FULL_PLOT"]
+    rs["cards"][card]["condition"]["count"] = 2
+    data = load_data(json.dumps({"runestones": rs}))
+    b = base()
+    size = D.slots_per_plot
+    one = (*b.plots[0][:1], 1, 2, 3, *b.plots[0][size:])
+    two = (*one[: size + 1], 4, 5, 6, *one[2 * size :])
+    assert not fulfilled(b._replace(plots=(one, b.plots[1])), 0, card, data)
+    assert fulfilled(b._replace(plots=(two, b.plots[1])), 0, card, data)
+    assert fulfilled(b._replace(plots=(one, b.plots[1])), 0, card, D)
+
+
+def test_the_outlaw_trader_sells_the_last_raw_token_of_the_supply() -> None:
+    """The Outlaw Trader's resources come from the supply: while 1 Fisk is left he sells it, then none."""
+    b = base(3)
+    seat = b.actor
+    others = [s for s in range(3) if s != seat]
+    state = acting(
+        b,
+        seat,
+        extension=(True, True, True),
+        market=S(b.market, FISK, 5),
+        visthus=rows(
+            b,
+            **{f"s{seat}": res(FISK=10, KORN=2), f"s{others[0]}": res(FISK=12), f"s{others[1]}": res(FISK=2)},
+        ),
+    )
+    assert supplies(state, D)[FISK] == 1
+    assert OutlawTrade(KORN, FISK) in GAME.legal_moves(state)
+    state, _ = play(state, OutlawTrade(KORN, FISK))
+    assert supplies(state, D)[FISK] == 0 and state.visthus[seat][FISK] == 11
+    assert not any(isinstance(m, OutlawTrade) and m.take == FISK for m in GAME.legal_moves(state))
+
+
+def test_a_ration_paid_with_food_and_bread_at_once_is_refused_word_for_word() -> None:
+    """Cost: • 3 Korn / Fisk (any combination) or • 1 Bröd: not both."""
+    state, _ = at_round_end(s0=res(KORN=2, BROD=1), s1=res(KORN=2))
+    assert state.phase is Phase.RATIONS
+    violation = core.validate(GAME, state, PayRation((2, 1), True))
+    assert violation == Violation(
+        "BAD_RATION", "Pay the Ration with food or with Bröd, not both.", "pay_ration.food"
+    )
+
+
+def test_a_resource_out_of_range_is_refused_word_for_word() -> None:
+    """A discard or a trade names one of the 12 resources."""
+    b = base()
+    assert core.validate(GAME, b, Discard(D.resources)) == Violation(
+        "NO_SUCH_RESOURCE", "There is no such resource.", "discard.resource"
+    )
+    for move, name in ((MarketTrade(-1, FISK), "market_trade"), (OutlawTrade(12, FISK), "outlaw_trade")):
+        no_such = Violation("NO_SUCH_RESOURCE", "There is no such resource.", f"{name}.give")
+        assert core.validate(GAME, b, move) == no_such
+
+
+def test_explain_asked_of_a_legal_discard_falls_back_to_not_a_legal_move() -> None:
+    """The fallback sentence, which no refused discard reaches (explain asked of a legal move)."""
+    b = base()
+    assert Discard(FISK) in GAME.legal_moves(b)
+    fallback = Violation("NOT_A_LEGAL_MOVE", "That move is not legal now.", "move")
+    assert GAME.explain(b, Discard(FISK)) == fallback
+
+
+def test_a_market_row_may_be_filled_to_its_last_slot() -> None:
+    """You may not exceed available Slots: a trade that fills the Fisk row exactly (4 of 5) is refused
+    only because the Market has no Korn."""
+    b = base()
+    seat = b.actor
+    state = acting(b, seat, market=S(S(b.market, FISK, 4), KORN, 0))
+    assert core.validate(GAME, state, MarketTrade(FISK, KORN)) == Violation(
+        "NOT_IN_MARKET",
+        "You may not trade for a Resource that is not present: no Korn at the Market.",
+        "market_trade.take",
+    )
+    assert MarketTrade(FISK, LERA) in GAME.legal_moves(state)
+    after, _ = play(state, MarketTrade(FISK, LERA))
+    assert after.market[FISK] == 5
+
+
+def test_an_upgrade_at_a_building_player_1_owns_is_refused_for_its_price_not_as_unbuilt() -> None:
+    """A Building cannot be used until purchased by any Player: the Smedjan of Player 1 can be used,
+    at its price plus the owner's payment."""
+    b = base()
+    seat = b.actor
+    assert seat != 0
+    state = acting(b, seat, owners=S(b.owners, B["SMEDJAN"], 0))
+    assert core.validate(GAME, state, Upgrade(0, VERKTYG)) == Violation(
+        "CANNOT_AFFORD", "That costs 1 Malm, 1 Järn and 1 Träkol, more than your Visthus holds.", "upgrade"
+    )
+
+
+def test_acquiring_a_runestone_is_refused_when_no_building_sells_runestone_cards() -> None:
+    """A data set whose buildings sell no Runestone Cards: Acquire Runestone is never listed."""
+    birka = json.loads(json.dumps(D.data["birka"]))
+    tinget = birka["buildings"][D.tinget]
+    del tinget["sells"], tinget["use_price"]
+    calendar = json.loads(json.dumps(D.data["calendar"]))
+    for card in calendar["cards"]:
+        card["effects"] = [e for e in card["effects"] if e.get("item") != "RUNESTONE"]
+    b = base()
+    seat = b.actor
+    state = acting(
+        b._replace(options=_data(birka=birka, calendar=calendar)),
+        seat,
+        visthus=rows(b, **{f"s{seat}": res(VADMAL=2, KERAMIK=2)}),
+    )
+    assert AcquireRunestone() not in GAME.legal_moves(state)
+    assert core.validate(GAME, state, AcquireRunestone()) == Violation(
+        "NO_TINGET", "No building sells Runestone Cards.", "acquire_runestone"
+    )
+
+
+def test_apply_refuses_a_move_it_does_not_know() -> None:
+    """``apply`` expects a validated move: a move of no step of the game is an error, not a no-op."""
+    roll = base()._replace(phase=Phase.ROLL, die=0, actions_left=0)
+    with pytest.raises(AssertionError, match="unknown move"):
+        GAME.apply(roll, EndActions())
+
+
+def test_check_state_refuses_a_card_in_effect_still_in_a_calendar_of_two_cards() -> None:
+    """Each Calendar Card is revealed once per deck, also with a data set of 2 cards."""
+    calendar = json.loads(json.dumps(D.data["calendar"]))
+    calendar["cards"] = [calendar["cards"][CAL["SILLSTIM"]], calendar["cards"][CAL["MARKNADSDAG"]]]
+    b = base()
+    state = at(b, options=_data(calendar=calendar), card=1, round_cards=(1,), calendar=(0,))
+    assert [(v.field, v.description) for v in GAME.check_state(state._replace(calendar=(0, 1)))] == [
+        ("round_cards", "at most two cards a round, each revealed once per deck")
+    ]
+
+
+def test_check_state_accepts_the_mjodhallen_as_the_first_building_of_a_data_set() -> None:
+    """The Mjödhallen's owner places a dice token: also when the Mjödhallen is building 0."""
+    birka = json.loads(json.dumps(D.data["birka"]))
+    buildings = birka["buildings"]
+    birka["buildings"] = [buildings[D.mjodhallen], *buildings[: D.mjodhallen], *buildings[D.mjodhallen + 1 :]]
+    b = base()
+    state = b._replace(options=_data(birka=birka), owners=S(b.owners, 0, 0), mjod_token=3)
+    assert GAME.check_state(state) == []
+    assert [(v.field, v.description) for v in GAME.check_state(state._replace(mjod_token=0))] == [
+        ("mjod_token", "the Mjödhallen's owner has placed its token")
+    ]
+
+
+def test_check_state_refuses_a_tribute_to_an_owner_with_a_full_visthus() -> None:
+    """The Mjödhallen's owner is paid into an empty slot: with a full Visthus there is no tribute."""
+    b = base()
+    roller, owner = b.actor, 1 - b.actor
+    assert b.starter == roller
+    tribute = b._replace(
+        phase=Phase.TRIBUTE_PAY,
+        actions_left=0,
+        owners=S(b.owners, D.mjodhallen, owner),
+        mjod_token=b.die,
+    )
+    room = tribute._replace(visthus=rows(b, **{f"s{owner}": res(FISK=4, LERA=3)}))
+    assert GAME.check_state(room) == []
+    full = tribute._replace(visthus=rows(b, **{f"s{owner}": res(FISK=5, LERA=3)}))
+    assert [(v.field, v.description) for v in GAME.check_state(full)] == [
+        ("phase", "TRIBUTE_PAY: the Mjödhallen's number was rolled and its owner has an empty slot")
+    ]
+
+
+def test_check_state_refuses_five_completed_runestones_while_the_game_goes_on() -> None:
+    """End of Game is triggered immediately when a Player completes 5 Runestone Cards: a game that
+    goes on has nobody with 5 completed."""
+    state = near_the_end(3)
+    seat = state.actor
+    names = ("SKEPP_2", "EXTENSION", "BUILD_ELDHUS", "BUILDINGS_2", "BUILD_VAVSTUGA")
+    hand = tuple(sorted(RS[c] for c in names))
+    deck = tuple(c for c in range(len(D.runestone_ids)) if c not in hand)
+    five = state._replace(
+        hands=S(state.hands, seat, hand),
+        decks=S(state.decks, seat, deck),
+        completed=S(state.completed, seat, hand),
+    )
+    assert [(v.field, v.description) for v in GAME.check_state(five)] == [
+        (f"completed[{seat}]", "5 completed Runestones end the game")
+    ]
+
+
+def test_a_levy_of_two_asks_the_player_again_after_the_first_resource() -> None:
+    """Kungens skatt: every player returns the card's amount of Raw Resources; with a data set's levy
+    of 2, a player with several kinds chooses twice, one resource at a time."""
+    calendar = json.loads(json.dumps(D.data["calendar"]))
+    calendar["cards"][CAL["KUNGENS_SKATT"]]["effects"][0]["amount"] = 2
+    state = started(3, seed=4, options=_data(calendar=calendar))
+    state, _ = advance(state, lambda s: s.phase is Phase.CALENDAR)
+    s0, s1, s2 = state.starter, (state.starter + 1) % 3, (state.starter + 2) % 3
+    wallets = {f"s{s0}": res(BROD=1), f"s{s1}": res(FISK=2, BROD=1), f"s{s2}": res(LERA=1, MALM=1, ULL=1)}
+    state = at(state, visthus=rows(state, **wallets))
+    state, _ = play(state, Draw(CAL["KUNGENS_SKATT"]))
+    assert state.visthus[s1] == res(BROD=1)  # one kind: both paid at once
+    assert state.phase is Phase.LEVY and state.actor == s2 and state.left == 2
+    state, events = play(state, PayLevy(MALM))
+    assert kinds(events) == ["LEVY_PAID"]
+    assert state.phase is Phase.LEVY and state.actor == s2 and state.left == 1
+    assert list(GAME.legal_moves(state)) == [PayLevy(LERA), PayLevy(ULL)]
+    state, _ = play(state, PayLevy(ULL))
+    assert state.visthus[s2] == res(LERA=1) and state.phase is Phase.ROLL
+
+
+def test_a_card_drawn_at_tinget_from_a_deck_of_one_is_kept_at_once() -> None:
+    """Acquire Runestone: draw 2 cards, keep 1; with a single card left in the deck it is kept, and the
+    event says so word for word."""
+    b = base()
+    seat = b.actor
+    last = b.decks[seat][0]
+    state = acting(
+        b, seat, decks=S(b.decks, seat, (last,)), visthus=rows(b, **{f"s{seat}": res(VADMAL=1, KERAMIK=1)})
+    )
+    state, _ = play(state, AcquireRunestone())
+    assert state.phase is Phase.TINGET_DRAW
+    state, events = play(state, DrawCard(0))
+    kept = [e for e in events if e.kind == "CARD_KEPT"]
+    assert [(e.text, e.player) for e in kept] == [
+        (f"Player {seat + 1} keeps a Runestone Card (the deck had only one).", seat)
+    ]
+    assert last in state.hands[seat] and state.decks[seat] == () and state.drawn == ()

@@ -881,3 +881,15 @@ def test_check_state_names_a_winner_who_is_no_player() -> None:
         FieldViolation("winner", "must be -1, 0 or 1"),
         FieldViolation("winner", "a row of five is on the board, so the game is not a draw"),
     ]
+
+
+def test_check_state_sends_a_full_board_with_no_tile_left_to_the_end_not_to_connect() -> None:
+    """With every cavity filled and all 28 tiles connected no tile is left to connect, so a game still
+    in PLAY is told it should be over (assumption DRAW_GAME), not that a tile must be connected."""
+    state = full_board()
+    for move in (PlacePair(0, 6, L, L), PlacePair(2, 6, D, D), PlacePair(4, 6, L, L), PlacePair(6, 6, D, D)):
+        state, _ = play(state, move)
+    assert state.phase is Phase.OVER and len(state.tiles) == 28 and GAME.check_state(state) == []
+    assert GAME.check_state(replace(state, phase=Phase.PLAY)) == [
+        FieldViolation("phase", "the player on turn has no legal move: the game should be over")
+    ]

@@ -28,6 +28,11 @@ one never touches a file:
 - **Equivalent mutants** (no test can tell them apart from the original: a change to dead code, to
   a value every caller ignores) are listed in ``tests/mutation/equivalent.json`` by id, each with a
   one-line reason; they do not count against the score.
+- **Rechecking** (``--recheck``): after tests are written for the survivors of a recorded run,
+  only those survivors, and the sampled mutants the budget never reached, run again (the same
+  sample: the module must not have changed since); the record is updated, saying so, and the
+  mutants it counted as killed stay killed (tests are only added; a weakened test shows in CI's
+  ``--below-recorded`` check).
 """
 
 from __future__ import annotations
@@ -457,7 +462,9 @@ def _write(target: str, result: dict[str, Any]) -> None:
         "works). A mutant is a small wrong change to an engine; a good test suite fails on it",
         "(*killed*). The score is killed / (run - equivalent): equivalent mutants, listed in",
         "`tests/mutation/equivalent.json` with why, are changes no test can tell from the original.",
-        "CI runs a small sample on the engine modules a commit touches (`.ci/run`).",
+        "CI runs a small sample on the engine modules a commit touches (`.ci/run`). After tests are",
+        "written for a run's survivors, `--recheck` runs those survivors (and any sampled mutant the",
+        "run's budget did not reach) again and updates the record; its section says so.",
         "",
         "| module | mutants | sampled | run | killed | survived | equivalent | score | tests | seconds |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
@@ -469,6 +476,12 @@ def _write(target: str, result: dict[str, Any]) -> None:
         )
     for name, r in sorted(scores.items()):
         lines += ["", f"## `{name}`: surviving mutants", ""]
+        if "rechecked" in r:
+            lines += [
+                f"Rechecked on {r['rechecked']['on']} (`--recheck`): the recorded run's survivors and the "
+                f"sampled mutants its budget had not reached, {r['rechecked']['mutants']} in all, ran again.",
+                "",
+            ]
         if not r["survivors"]:
             lines.append("None.")
         for s in r["survivors"]:
@@ -519,6 +532,66 @@ def measure(target: str, sample: int, seed: int, budget: float, jobs: int) -> di
     }
 
 
+def recheck(target: str, jobs: int, budget: float) -> dict[str, Any]:
+    """The recorded run of ``target`` brought up to date: its survivors, and the sampled mutants
+    its budget never reached, run against today's tests and equivalents list."""
+    recorded = json.loads(SCORES.read_text()).get(target) if SCORES.exists() else None
+    if recorded is None:
+        raise SystemExit(f"{target}: no recorded run to recheck (run it with --write first)")
+    name, path = module_name(target)
+    everything = places(path)
+    if len(everything) != recorded["total"]:
+        raise SystemExit(
+            f"{target} has {len(everything)} mutants, the recorded run {recorded['total']}: the module "
+            "changed since, so its sample did too; run it afresh"
+        )
+    sample = random.Random(recorded["seed"]).sample(everything, min(recorded["sampled"], len(everything)))
+    ran = {p.id for p in sample[: recorded["run"]]}  # run() starts them in sample order
+    survived = {s["id"] for s in recorded["survivors"]} | {e["id"] for e in recorded["equivalents"]}
+    if not survived <= ran:
+        raise SystemExit(f"{target}: the recorded survivors are not in its sample: run it afresh")
+    again = [p for p in sample if p.id in survived] + sample[recorded["run"] :]
+    tests = tests_for(target)
+    took = baseline(name, path, tests)
+    print(f"{target}: rechecking {len(again)} of {len(sample)} sampled mutants", flush=True)
+    equivalent = _equivalent().get(target, {})
+    started = time.perf_counter()
+    fates: dict[str, str] = {}
+    survivors: list[dict[str, Any]] = []
+    equivalents: list[dict[str, str]] = []
+    for mutant, fate in run(
+        [build(path, p) for p in again], name, path, tests, jobs, budget, took * TIMEOUT_FACTOR + 10
+    ):
+        fates[mutant.id] = fate
+        if fate == "survived":
+            if mutant.id in equivalent:
+                equivalents.append({"id": mutant.id, "why": equivalent[mutant.id]})
+            else:
+                survivors.append({"id": mutant.id, "line": mutant.line, "what": mutant.what})
+                print(f"  survived {mutant.id} (line {mutant.line}): {mutant.what}", flush=True)
+    recorded_killed = recorded["run"] - len(survived)
+    unrun = [p.id for p in again if p.id not in fates]
+    done = len(ran) + sum(1 for p in sample[recorded["run"] :] if p.id in fates)
+    left = [i for i in unrun if i in survived]  # survivors the budget did not reach stay as recorded
+    survivors += [s for s in recorded["survivors"] if s["id"] in left]
+    equivalents += [e for e in recorded["equivalents"] if e["id"] in left]
+    killed = recorded_killed + sum(f != "survived" for f in fates.values())
+    counted = done - len(equivalents)
+    return {
+        **recorded,
+        "run": done,
+        "killed": killed,
+        "survived": len(survivors),
+        "equivalent": len(equivalents),
+        "score": killed / counted if counted else 1.0,
+        "tests_seconds": took,
+        "seconds": recorded["seconds"] + time.perf_counter() - started,
+        "survivors": sorted(survivors, key=lambda s: s["line"]),
+        "equivalents": equivalents,
+        "rechecked": {"mutants": len(fates), "on": time.strftime("%Y-%m-%d")},
+    }
+
+
 def changed_engines(since: str) -> list[str]:
     """The engine modules a change since ``since`` touched (all of them when git cannot tell)."""
     try:
@@ -563,6 +636,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="exit 1 if a module scores more than MARGIN below its recorded full run (scores.json)",
     )
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="run only the recorded run's survivors and unreached sampled mutants again, update the record",
+    )
     args = parser.parse_args(argv)
     modules = list(args.modules)
     if args.changed_since:
@@ -578,7 +656,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     failed = False
     for target in modules:
-        result = measure(target, args.sample, args.seed, args.budget, args.jobs)
+        if args.recheck:
+            result = recheck(target, args.jobs, args.budget)
+        else:
+            result = measure(target, args.sample, args.seed, args.budget, args.jobs)
         print(
             f"{target}: {result['run']} run, {result['killed']} killed, {result['survived']} survived, "
             f"{result['equivalent']} equivalent: score {result['score']:.0%} in {result['seconds']:.0f} s",

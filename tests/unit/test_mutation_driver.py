@@ -4,6 +4,7 @@ place, with ids unique within a module and stable under edits elsewhere in it.""
 from __future__ import annotations
 
 import ast
+import json
 import random
 import sys
 from pathlib import Path
@@ -82,3 +83,45 @@ def test_the_import_hook_serves_the_mutant_with_the_package_s_own_files(tmp_path
     finally:
         sys.meta_path.remove(finder)
         sys.modules.pop("mutated_pkg_probe", None)
+
+
+def test_a_recheck_runs_the_recorded_survivors_and_the_unreached_mutants_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "def a(x):\n    return x < 1 and x > -5 and x != 3\n\n\ndef b(y):\n    return y + 2 - 7\n"
+    )
+    every = mutate.places(module)
+    sample = random.Random(1).sample(every, 6)
+    first, second = sample[0].id, sample[2].id  # survivors of a run that reached 4 of the 6
+    scores = tmp_path / "scores.json"
+    recorded = {
+        "total": len(every), "sampled": 6, "run": 4, "killed": 2, "survived": 2, "equivalent": 0,
+        "score": 0.5, "seed": 1, "tests_seconds": 1.0, "seconds": 10.0, "equivalents": [],
+        "survivors": [{"id": i, "line": 1, "what": "?"} for i in (first, second)],
+    }  # fmt: skip
+    scores.write_text(json.dumps({"games/m": recorded}))
+    ran: list[str] = []
+    fates = {first: "killed", second: "survived", sample[4].id: "killed", sample[5].id: "survived"}
+
+    def fake_run(mutants: list[mutate.Mutant], *_: object) -> list[tuple[mutate.Mutant, str]]:
+        ran.extend(m.id for m in mutants)
+        return [(m, fates[m.id]) for m in mutants]
+
+    monkeypatch.setattr(mutate, "SCORES", scores)
+    monkeypatch.setattr(mutate, "module_name", lambda target: ("m", module))
+    monkeypatch.setattr(mutate, "tests_for", lambda target: [])
+    monkeypatch.setattr(mutate, "baseline", lambda *a: 2.0)
+    monkeypatch.setattr(mutate, "run", fake_run)
+    monkeypatch.setattr(mutate, "_equivalent", lambda: {"games/m": {second: "dead code"}})
+    result = mutate.recheck("games/m", 1, 100.0)
+    assert ran == [first, second, sample[4].id, sample[5].id]
+    assert (result["run"], result["killed"], result["survived"], result["equivalent"]) == (6, 4, 1, 1)
+    assert [s["id"] for s in result["survivors"]] == [sample[5].id]
+    assert result["equivalents"] == [{"id": second, "why": "dead code"}]
+    assert result["score"] == 4 / 5 and result["rechecked"]["mutants"] == 4
+
+    module.write_text(module.read_text() + "\n\ndef c(z):\n    return z * 3\n")
+    with pytest.raises(SystemExit, match="changed since"):
+        mutate.recheck("games/m", 1, 100.0)
