@@ -44,6 +44,17 @@ class Match:
     millis: float | None
 
 
+def write_section(doc: Path, section: str, table: str) -> None:
+    """Put ``table`` (which starts with the ``section`` heading) in ``doc`` in place of that
+    section (up to the next ``## `` heading), or at the end when the document has none yet."""
+    text = doc.read_text()
+    if section in text:
+        text = re.sub(re.escape(section) + r".*?(?=\n## |\Z)", table.rstrip("\n") + "\n", text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + table
+    doc.write_text(text)
+
+
 def play(match: Match) -> tuple[Match, float, int, float]:
     """The bot's share of first place, the plies played and the bot's seconds per move."""
     game: Any = REGISTRY[match.game].game
@@ -149,14 +160,7 @@ def main() -> None:
     table = "\n".join(lines) + "\n"
     print(table)
     if args.write:
-        text = DOC.read_text()
-        if section in text:
-            text = re.sub(
-                re.escape(section) + r".*?(?=\n## |\Z)", table.rstrip("\n") + "\n", text, flags=re.S
-            )
-        else:
-            text = text.rstrip("\n") + "\n\n" + table
-        DOC.write_text(text)
+        write_section(DOC, section, table)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import argparse
 import concurrent.futures
 import json
 import random
-import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +27,9 @@ from lawspeaker.games.core import Rng
 from lawspeaker.games.pax_penning import COIN, JARL, THEGN, Phase, State
 from lawspeaker.heuristics import pax_penning as heuristic
 from lawspeaker.registry import REGISTRY
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bots import write_section  # the benchmark next to this one
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 SECTION = "## Bots: Pax Penning at {players} players, {level} by starting place"
@@ -146,14 +149,7 @@ def main() -> None:
     table = "\n".join(lines) + "\n"
     print(table)
     if args.write:
-        text = DOC.read_text()
-        if section in text:
-            text = re.sub(
-                re.escape(section) + r".*?(?=\n## |\Z)", table.rstrip("\n") + "\n", text, flags=re.S
-            )
-        else:
-            text = text.rstrip("\n") + "\n\n" + table
-        DOC.write_text(text)
+        write_section(DOC, section, table)
 
 
 if __name__ == "__main__":
