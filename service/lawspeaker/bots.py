@@ -77,6 +77,15 @@ more than chance; five plies (about one decision of every kind in a turn) let th
 turn it plans and keep the heuristic's view of the end (``docs/benchmarks.md``, "Bots: search
 against random seats with more players", has the measurements at 0, 5 and 30 plies)."""
 
+ROOT_PRIOR: dict[str, int] = {"pax_penning": 10}
+"""Games whose search starts every root move with this many virtual playouts at its greedy value
+(one move ahead, :func:`_one_ply`), so that a budget of a hundred playouts refines the greedy
+judgement instead of starting from nothing. Pax Penning: a root often has twenty moves or more
+(stones to send, feast favours), which a hundred playouts among five seats try a few times each,
+each time through a different sampled House and roll; the greedy value, averaged over
+:data:`GREEDY_SAMPLES` determinizations, is the steadier first reading (``docs/benchmarks.md``,
+"Bots: Pax Penning at 5 players")."""
+
 PLAYOUT_PLY_CAP = 1_000
 """Plies one iteration (tree descent plus random playout) may play before it is scored as a draw.
 Random Valhalla games run about 600 plies, so most of its playouts still reach an end."""
@@ -302,6 +311,17 @@ class _Search(Generic[S, M]):
         self.value: Callable[[Any, int], float] | None = VALUE.get(game.id)
         self.depth = PLAYOUT_DEPTHS.get(game.id, PLAYOUT_DEPTH)
 
+    def seed_root(self, legal: Sequence[M], values: Sequence[float], visits: int) -> None:
+        """Start each root move with ``visits`` virtual playouts worth its one-move-ahead value to
+        the seat (the rest of a win shared by the other seats), so that few playouts refine the
+        greedy judgement rather than start from nothing."""
+        rest = 1.0 / max(self.players - 1, 1)
+        for move, v in zip(legal, values, strict=True):
+            edge = self.root.setdefault(self.key(move, self.seat), _Edge(self.players))
+            edge.visits = edge.available = visits
+            edge.rewards = [visits * (1.0 - v) * rest] * self.players
+            edge.rewards[self.seat] = visits * v
+
     def key(self, move: M, by: int | None) -> Hashable:
         """The move as the observer sees it (another seat's secrets redacted)."""
         if self.view_move is None or by == self.seat:
@@ -423,19 +443,20 @@ class _Search(Generic[S, M]):
 # --------------------------------------------------------------------------- greedy
 
 
-def _greedy(
+def _one_ply(
     game: Game[S, M, Any],
     state: S,
     seat: int,
     legal: Sequence[M],
     rng: random.Random,
-) -> Suggestion[M]:
-    """One move ahead: each legal move applied to determinizations of the seat's view (one when the
-    view hides nothing but the RNG), scored by the game's heuristic (``lawspeaker.heuristics``) on
-    the view of the result; the best mean wins, ties broken by ``rng``."""
+) -> list[float] | None:
+    """Each legal move's mean value for ``seat`` one move ahead: applied to determinizations of the
+    seat's view (one when the view hides nothing but the RNG), scored by the game's heuristic
+    (``lawspeaker.heuristics``) on the view of the result, or as a finished game scores. None for a
+    game without a heuristic."""
     value = VALUE.get(game.id)
     if value is None:
-        raise _error("UNKNOWN_LEVEL", f"{game.title} has no greedy heuristic: use random or search.")
+        return None
     view = game.view(state, seat)
     determinize = _determinizer(game, state, view)
     samples = GREEDY_SAMPLES if game.id in DETERMINIZERS else 1
@@ -449,9 +470,23 @@ def _greedy(
             totals[i] += (
                 _rewards(ended, players)[seat] if ended is not None else value(game.view(after, seat), seat)
             )
-    best = max(totals)
-    tied = [i for i, total in enumerate(totals) if total >= best - 1e-12]
-    return Suggestion(legal[tied[rng.randrange(len(tied))]], best / samples, 0)
+    return [total / samples for total in totals]
+
+
+def _greedy(
+    game: Game[S, M, Any],
+    state: S,
+    seat: int,
+    legal: Sequence[M],
+    rng: random.Random,
+) -> Suggestion[M]:
+    """One move ahead (:func:`_one_ply`): the best mean wins, ties broken by ``rng``."""
+    values = _one_ply(game, state, seat, legal, rng)
+    if values is None:
+        raise _error("UNKNOWN_LEVEL", f"{game.title} has no greedy heuristic: use random or search.")
+    best = max(values)
+    tied = [i for i, v in enumerate(values) if v >= best - 1e-12]
+    return Suggestion(legal[tied[rng.randrange(len(tied))]], best, 0)
 
 
 # --------------------------------------------------------------------------- the interface
@@ -556,6 +591,11 @@ def suggest(
         return Suggestion(legal[0], 1 / players, 0)
     view = game.view(state, seat)
     search = _Search(game, view, seat, _determinizer(game, state, view), rng)
+    prior = ROOT_PRIOR.get(game.id, 0)
+    if prior:
+        values = _one_ply(game, state, seat, legal, rng)
+        if values is not None:
+            search.seed_root(legal, values, prior)
     deadline = None if millis_limit is None else time.perf_counter() + millis_limit / 1000
     done = 0
     while done < limit:

@@ -264,3 +264,45 @@ def test_playouts_stop_at_the_games_depth(game: AnyGame, monkeypatch: pytest.Mon
     state = _positions(game, players, seed=5, plies=120, every=9)[-1]
     suggest(game, state, _seat(game, state), "search", playouts=60, seed=2)
     assert lengths and max(lengths) == depth
+
+
+def test_pax_pennings_search_starts_from_the_greedy_values() -> None:
+    """``ROOT_PRIOR``: each root move of a Pax Penning search starts with virtual playouts at its greedy
+    value, so a search of one playout plays greedy's move wherever greedy's best is unique; a game
+    without a prior starts from nothing."""
+    assert bots.ROOT_PRIOR == {"pax_penning": 10}
+    game = REGISTRY["pax_penning"].game
+    compared = 0
+    for state in _positions(game, 5, seed=31, plies=1200, every=5):
+        seat = _seat(game, state)
+        legal = list(game.legal_moves(state))
+        if len(legal) < 2:
+            continue
+        values = bots._one_ply(game, state, seat, legal, random.Random(4))
+        assert values is not None
+        best = max(values)
+        if sum(v >= best - 1e-12 for v in values) > 1:
+            continue
+        greedy = legal[values.index(best)]
+        assert suggest(game, state, seat, "search", playouts=1, seed=4).move == greedy
+        compared += 1
+    assert compared >= 10
+
+
+def test_a_seeded_root_counts_the_virtual_playouts_as_the_greedy_value() -> None:
+    game = REGISTRY["pax_penning"].game
+    state = _positions(game, 5, seed=32, plies=200, every=11)[-1]
+    seat = _seat(game, state)
+    legal = list(game.legal_moves(state))
+    search = bots._Search(
+        game,
+        game.view(state, seat),
+        seat,
+        bots._determinizer(game, state, game.view(state, seat)),
+        random.Random(1),
+    )
+    values = [0.5] + [0.1] * (len(legal) - 1)
+    search.seed_root(legal, values, 10)
+    edge = search.root[legal[0]]
+    assert edge.visits == 10 and edge.rewards[seat] == pytest.approx(5.0)
+    assert sum(edge.rewards) == pytest.approx(10.0)  # the rest of a win, shared by the other seats

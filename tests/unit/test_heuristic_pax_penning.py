@@ -4,7 +4,11 @@ one-ply greedy player using it beats uniformly random players from every seat.""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,13 +20,19 @@ from lawspeaker.games.pax_penning import (
     PAWN,
     ROOK,
     THEGN,
+    AskBlessing,
     Draw,
     Phase,
+    Roll,
     State,
+    dice_on_roads,
+    silvers,
 )
+from lawspeaker.heuristics import pax_penning as heuristic
 from lawspeaker.heuristics.pax_penning import value
 
 SPACES = 23  # road spaces on the reference map
+DICE = 12  # the dice of the reference game
 
 
 def _random_game(players: int, seed: int, until: Phase | None = None) -> list[State]:
@@ -146,6 +156,99 @@ def test_a_house_led_by_ones_own_colour_keeps_the_victory_from_an_heir() -> None
     assert _seen(own, 0) > _seen(foreign, 0) + 0.2
 
 
+@pytest.mark.parametrize("players", [3, 5])
+def test_asking_for_a_blessing_scores_higher_than_rolling_without(players: int) -> None:
+    """Stones of another colour in Sigtuna count as dice hoped for while the seat gathers."""
+    checked = 0
+    for seed in range(30, 40):
+        for state in _random_game(players, seed):
+            if state.phase is not Phase.GATHER or len(state.hierarchy) != players + 1:
+                continue
+            asks = [m for m in GAME.legal_moves(state) if isinstance(m, AskBlessing)]
+            pool = silvers(state, state.turn) + state.moved
+            if not asks or pool >= DICE - dice_on_roads(state):
+                continue  # no blessing to ask for, or the dice it could bring are not in the supply
+            seat = state.turn
+            rolled = _seen(GAME.apply(state, Roll())[0], seat)
+            assert _seen(GAME.apply(state, asks[0])[0], seat) > rolled
+            checked += 1
+            break
+    assert checked >= 5
+
+
+# -- the odds table (five players) ---------------------------------------------------------------
+
+
+def test_the_odds_table_covers_five_players_only_and_holds_shares_of_the_win() -> None:
+    odds = heuristic.odds_table(5)
+    assert odds is not None
+    assert heuristic.odds_table(3) is None and heuristic.odds_table(4) is None  # the written model
+    assert all(0.0 <= x <= 1.0 for x in odds.values())
+    # Every situation a five-player game can reach has odds: 5 places, 7 leads, 7 halves of walks.
+    assert len(odds) == 5 * (2 * heuristic.LEAD_CLIP + 1) * 7
+    # Read from random games: the top of the Hierarchy wins most, the bottom least.
+    for lead in range(-heuristic.LEAD_CLIP, heuristic.LEAD_CLIP + 1):
+        assert odds[0, lead, 6] > odds[4, lead, 6]
+
+
+def test_the_odds_table_file_is_well_formed() -> None:
+    data = json.loads(heuristic.ODDS_PATH.read_text(encoding="utf-8"))
+    table = data["players"]["5"]
+    assert table["games"] >= 1000
+    for place, lead, walks, won, seen in table["cells"]:
+        assert 0 <= place < 5 and abs(lead) <= heuristic.LEAD_CLIP and 0 <= walks <= 6
+        assert 0 <= won <= seen
+
+
+def test_the_odds_tally_is_repeatable_and_counts_every_seat_at_every_turn() -> None:
+    odds = _odds_script()
+    first = odds.tally(5, range(7, 9))
+    assert first == odds.tally(5, range(7, 9))
+    seen = sum(n for _won, n in first.values())
+    assert seen > 0 and seen % 5 == 0
+    # Each turn's five seats share at most one win (a Coalition splits it; everyone losing: none).
+    assert sum(won for won, _n in first.values()) <= seen / 5 + 1e-9
+
+
+def _odds_script() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "pax_penning_odds.py"
+    spec = importlib.util.spec_from_file_location("pax_penning_odds", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _five(seed: int) -> State:
+    """A five-player game's state at a gathering mid-game (one King's walk done)."""
+    for state in _random_game(5, seed):
+        if state.phase is Phase.GATHER and state.things == 1 and len(state.hierarchy) == 6:
+            return state
+    raise AssertionError("no such state")
+
+
+def test_at_five_players_a_higher_place_scores_higher() -> None:
+    state = _five(21)
+    order = [s for s in state.hierarchy if s != COIN]
+    # (Lower down the table's differences are a few hundredths, within what random games measure.)
+    for place in (1, 2):
+        seat, above = order[place], order[place - 1]
+        h = list(state.hierarchy)
+        i, j = h.index(seat), h.index(above)
+        h[i], h[j] = h[j], h[i]
+        climbed = state._replace(hierarchy=tuple(h))
+        assert _seen(climbed, seat) > _seen(state, seat), place
+
+
+def test_at_five_players_the_top_place_wants_fewer_pennings_than_another_seat() -> None:
+    state = _five(22)
+    order = [s for s in state.hierarchy if s != COIN]
+    top, other = order[0], order[3]
+    fewer = state._replace(coins=_coins(5, {top: 1, other: 3}), hierarchy_penning=False)
+    most = state._replace(coins=_coins(5, {top: 3, other: 1}), hierarchy_penning=False)
+    assert _seen(fewer, top) > _seen(most, top)
+
+
 def test_a_rook_about_to_place_the_last_die_scores_zero_for_everyone() -> None:
     base = _random_game(3, 15, until=Phase.GATHER)[-1]
     doomed = base._replace(
@@ -182,9 +285,10 @@ def _greedy_share(players: int, greedy: int, seed: int) -> float:
 
 
 # (players, games per seat, least mean share, least share from each seat). A fair share is 1/players;
-# these seeds measure 0.49 (seats 0.53, 0.53, 0.40), 0.50 (0.55, 0.45, 0.55, 0.45) and 0.41
-# (0.33, 0.53, 0.40, 0.33, 0.47); the bounds leave a game or two of margin.
-GREEDY_CASES = [(3, 30, 0.43, 0.36), (4, 20, 0.40, 0.35), (5, 15, 0.33, 0.26)]
+# these seeds measure 0.49 (seats 0.53, 0.53, 0.40), 0.50 (0.55, 0.45, 0.55, 0.45) and, at five
+# players with the odds table, 0.45 (0.43, 0.53, 0.33, 0.50, 0.47); the bounds leave a game or two
+# of margin.
+GREEDY_CASES = [(3, 30, 0.43, 0.36), (4, 20, 0.40, 0.35), (5, 30, 0.40, 0.26)]
 
 
 @pytest.mark.parametrize(("players", "games", "overall", "each"), GREEDY_CASES)

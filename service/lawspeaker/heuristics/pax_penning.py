@@ -10,7 +10,10 @@ number the view gives without showing where they are).
 
 from __future__ import annotations
 
+import json
 import math
+from functools import cache
+from pathlib import Path
 
 from lawspeaker.games.pax_penning import COIN, GAME, ROOK, Phase, State, dice_on_roads, silvers
 from lawspeaker.games.pax_penning.board import board_for
@@ -29,10 +32,18 @@ game to end now; the further the end, the more it is blended with a uniform gues
 TIE_BREAK = 0.4
 """The Thegn's tie-break in Pennings: a place higher in the Hierarchy is worth this much of a Penning
 between the top and the bottom (under 1, so a Penning always counts more)."""
+HIERARCHY_BLUR = 1.5
+"""How fast the Hierarchy order stops telling the Jarl: with w King's walks left, its reading is
+blended towards a uniform guess by w / (w + this)."""
+PENNING_BLUR = 0.5
+"""How uncertain Penning counts are per King's walk left (the temperature is 0.5 + this x walks)."""
 PAIR_WORTH = 0.03
 """What a feast pair still to come adds, as a share of the distance to a sure win."""
 PAIRS_CAP = 0.2
 """The most that pairs to come can add."""
+GRANT_CHANCE = 0.5
+"""The chance that another player asked for their blessing grants it (their answer is their own
+decision: half is the guess), counted in the dice a gathering may still bring."""
 HAZARD_DICE = 4
 """The last die becomes a worry once the roads hold all but this many dice."""
 HAZARD_PER_DIE = 0.02
@@ -41,6 +52,59 @@ HEIR_SHARPNESS = 1.5
 """How fast keeping the victory from one's own Heir grows with the lead of one's own colour."""
 HEIR_OUTSIDE = 0.45
 """The greatest chance of being the Heir of a House one cannot see, reached with many stones outside."""
+
+
+ODDS_PATH = Path(__file__).with_name("pax_penning_odds.json")
+"""The odds table (written by ``benchmarks/pax_penning_odds.py``): per player count it covers, how
+often a seat went on to win in random games, by its :func:`situation` at the start of a turn."""
+LEAD_CLIP = 3
+"""A lead (or deficit) in Pennings beyond this counts as this much in the odds table."""
+ODDS_PRIOR = 10.0
+"""A situation seen n times in the table counts its own record with weight n against this weight
+for the record of its place in the Hierarchy at the same time left (all leads together)."""
+
+
+def situation(state: State, seat: int) -> tuple[int, int, int]:
+    """What the odds table tells apart (all public): the seat's place in the Hierarchy (0: the top,
+    the coin left out), its Pennings less the most among the other seats (clipped to
+    :data:`LEAD_CLIP`), and the King's walks left to the last Thing in halves (0 to 6)."""
+    order = [s for s in state.hierarchy if s != COIN]
+    counts = [sum(coins) for coins in state.coins]
+    others = max(k for s, k in enumerate(counts) if s != seat)
+    lead = max(-LEAD_CLIP, min(LEAD_CLIP, counts[seat] - others))
+    return order.index(seat), lead, round(2 * _time_left(state))
+
+
+@cache
+def odds_table(players: int) -> dict[tuple[int, int, int], float] | None:
+    """The smoothed share of the win by situation at ``players`` players (None when the table does
+    not cover that count): each situation's record, weighted by how often it was seen, against its
+    place's record at the same time left (weight :data:`ODDS_PRIOR`)."""
+    table = json.loads(ODDS_PATH.read_text(encoding="utf-8"))["players"].get(str(players))
+    if table is None:
+        return None
+    by_place: dict[tuple[int, int], list[float]] = {}
+    for place, _lead, walks, won, seen in table["cells"]:
+        total = by_place.setdefault((place, walks), [0.0, 0.0])
+        total[0] += won
+        total[1] += seen
+    out: dict[tuple[int, int, int], float] = {}
+    for (place, walks), (won, seen) in by_place.items():
+        prior = won / seen
+        for lead in range(-LEAD_CLIP, LEAD_CLIP + 1):
+            out[place, lead, walks] = prior
+    for place, lead, walks, won, seen in table["cells"]:
+        prior = out[place, lead, walks]
+        out[place, lead, walks] = (won + ODDS_PRIOR * prior) / (seen + ODDS_PRIOR)
+    return out
+
+
+def _odds_holder(state: State, odds: dict[tuple[int, int, int], float]) -> list[float]:
+    """Who would hold the victory, by the odds table: each seat's odds in its situation, as shares."""
+    n = state.players
+    shares = [odds.get(situation(state, s), 1.0 / n) for s in range(n)]
+    total = sum(shares)
+    return [x / total for x in shares] if total > 0 else [1.0 / n] * n
 
 
 def value(state: State, seat: int) -> float:
@@ -60,6 +124,11 @@ def value(state: State, seat: int) -> float:
         # The victory is decided and stands with the last of the chain; only Heirs can move it.
         holder = [0.0] * n
         holder[state.chain[-1]] = 1.0
+    elif (odds := odds_table(n)) is not None:
+        # The table's odds already hold the Heirs of random games: only the seat's own House counts.
+        holder = _odds_holder(state, odds)
+        won = holder[seat] * _keep(state, seat) * (1.0 - _last_die_hazard(state))
+        return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
@@ -81,7 +150,9 @@ def _last_die_hazard(state: State) -> float:
 
 def _pairs_to_come(state: State, seat: int) -> float:
     """The feast pairs the seat still gets this turn: those left to resolve, or those expected from
-    the dice it is about to roll (one die per Silver and per stone moved from Sigtuna)."""
+    the dice it is about to roll (one die per Silver and per stone moved from Sigtuna). While it
+    gathers, the stones of other colours it may still ask for count at :data:`GRANT_CHANCE` each (a
+    blessing granted and not yet used counts in full), so that asking is worth a move."""
     if state.turn != seat:
         return 0.0
     phase = state.phase
@@ -92,7 +163,19 @@ def _pairs_to_come(state: State, seat: int) -> float:
     if phase in (Phase.GATHER, Phase.GATHER_BLESSED, Phase.BLESSING):
         board = board_for(state.options.board)
         supply = board.dice - dice_on_roads(state)
-        return _expected_pairs(min(supply, max(1, silvers(state, seat) + state.moved)))
+        dice = silvers(state, seat) + state.moved
+        hoped = 0.0
+        for c in range(state.players):
+            if c == seat or not state.sigtuna[c] or state.gathered >> c & 1:
+                continue
+            if c == state.blessing and phase is not Phase.GATHER:
+                share = GRANT_CHANCE if phase is Phase.BLESSING else 1.0
+            elif state.asked >> c & 1:
+                continue  # asked this turn and refused
+            else:
+                share = GRANT_CHANCE
+            hoped += share * state.sigtuna[c]
+        return _expected_pairs_between(min(float(supply), max(1.0, dice + hoped)))
     return 0.0
 
 
@@ -102,6 +185,13 @@ def _expected_pairs(dice: int) -> float:
     if dice < len(_EXPECTED_PAIRS):
         return _EXPECTED_PAIRS[dice]
     return dice / 2.0
+
+
+def _expected_pairs_between(dice: float) -> float:
+    """:func:`_expected_pairs` of a pool whose size is a mean: linear between the whole sizes."""
+    whole = int(dice)
+    low = _expected_pairs(whole)
+    return low + (dice - whole) * (_expected_pairs(whole + 1) - low)
 
 
 def _pairs_table(limit: int) -> tuple[float, ...]:
@@ -199,7 +289,7 @@ def _current_vote(state: State, on_roads: int) -> float:
 
 def _temperature(remaining: float) -> float:
     """How uncertain Penning counts are: coins still flip at every feast and new coins come home."""
-    return 0.5 + 0.5 * remaining
+    return 0.5 + PENNING_BLUR * remaining
 
 
 def _thegn_holder(state: State, remaining: float) -> list[float]:
@@ -229,7 +319,7 @@ def _jarl_holder(state: State, remaining: float) -> list[float]:
         rest *= most
     out[order[0]] += rest  # everyone has the most: nobody is excluded (assumption JARL_ALL_TIED)
     # Feasts swap places in the Hierarchy: the further the end, the less the order says.
-    mix = remaining / (remaining + 1.5)
+    mix = remaining / (remaining + HIERARCHY_BLUR)
     return [(1.0 - mix) * p + mix / n for p in out]
 
 
@@ -238,15 +328,13 @@ def _after_heirs(state: State, seat: int, holder: list[float]) -> float:
     another colour leads its own House, and it may steal another holder's victory as their Heir."""
     board = board_for(state.options.board)
     n = state.players
-    own = state.houses[seat]
-    others = max((k for c, k in enumerate(own) if c != seat), default=0)
-    keep = 1.0 / (1.0 + math.exp(-HEIR_SHARPNESS * (own[seat] - others + 0.5)))
+    keep = _keep(state, seat)
     # The seat's stones in the other Houses: all its stones less those it can see elsewhere.
     in_hierarchy = 1 if seat in state.hierarchy else 0
     outside = (
         board.stones_per_player
         - state.sigtuna[seat]
-        - own[seat]
+        - state.houses[seat][seat]
         - state.runestones.count(seat)
         - in_hierarchy
     )
@@ -257,6 +345,13 @@ def _after_heirs(state: State, seat: int, holder: list[float]) -> float:
         if h != seat:
             total += holder[h] * steal
     return min(1.0, max(0.0, total))
+
+
+def _keep(state: State, seat: int) -> float:
+    """The chance that no Heir takes a victory the seat holds: its own colour's lead in its House."""
+    own = state.houses[seat]
+    others = max((k for c, k in enumerate(own) if c != seat), default=0)
+    return 1.0 / (1.0 + math.exp(-HEIR_SHARPNESS * (own[seat] - others + 0.5)))
 
 
 def _softmax(score: list[float], tau: float) -> list[float]:
