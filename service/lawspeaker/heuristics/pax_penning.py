@@ -124,18 +124,18 @@ def value(state: State, seat: int) -> float:
         # The victory is decided and stands with the last of the chain; only Heirs can move it.
         holder = [0.0] * n
         holder[state.chain[-1]] = 1.0
+        held = _after_heirs(state, seat, holder)
     elif (odds := odds_table(n)) is not None:
         # The table's odds already hold the Heirs of random games: only the seat's own House counts.
-        holder = _odds_holder(state, odds)
-        won = holder[seat] * _keep(state, seat) * (1.0 - _last_die_hazard(state))
-        return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
+        held = _odds_holder(state, odds)[seat] * _keep(state, seat)
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
         thegn = _thegn_holder(state, remaining)
         jarl = _jarl_holder(state, remaining)
         holder = [p_thegn * t + (1.0 - p_thegn) * j for t, j in zip(thegn, jarl, strict=True)]
-    won = _after_heirs(state, seat, holder) * (1.0 - _last_die_hazard(state))
+        held = _after_heirs(state, seat, holder)
+    won = held * (1.0 - _last_die_hazard(state))
     return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
 
 
