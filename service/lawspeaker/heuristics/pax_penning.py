@@ -2,10 +2,12 @@
 
 The estimate follows the end of the game as the rules define it (``docs/rules/pax-penning.md``,
 "Greedy bot: what it values"): which victory it will be (Thegn's or Jarl's), who holds it under
-each, and whether an Heir steals it. Everything is read from the seat's own view: the seat's own
-House is known; the other Houses are not, so the seat's chance of being their Heir is judged only
-from how many of its stones are outside its House, Sigtuna, the runestones and the Hierarchy (a
-number the view gives without showing where they are).
+each, and whether an Heir steals it. Who holds each victory is read from odds counted over random
+games (:func:`odds_table`) when the game is played with the options they were counted under, and
+from a written model of the rules otherwise. Everything is read from the seat's own view: the
+seat's own House is known; the other Houses are not, so the seat's chance of being their Heir is
+judged only from how many of its stones are outside its House, Sigtuna, the runestones and the
+Hierarchy (a number the view gives without showing where they are).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from lawspeaker.games.pax_penning import COIN, GAME, ROOK, Phase, State, dice_on_roads, silvers
+from lawspeaker.games.pax_penning import COIN, GAME, ROOK, Options, Phase, State, dice_on_roads, silvers
 from lawspeaker.games.pax_penning.board import board_for
 
 # The weights below are decisions of this project (see the rules document); they were tuned so
@@ -55,17 +57,24 @@ HEIR_OUTSIDE = 0.45
 
 
 ODDS_PATH = Path(__file__).with_name("pax_penning_odds.json")
-"""The odds table (written by ``benchmarks/pax_penning_odds.py``): per player count it covers, how
-often a seat went on to win in random games, by its :func:`situation` at the start of a turn."""
+"""The odds tables (written by ``benchmarks/pax_penning_odds.py``): per player count, how often a
+seat went on to win random games that ended in a Thegn's Victory, and those that ended in a Jarl's
+Victory, by its :func:`situation` at the start of a turn."""
+COUNTED_OPTIONS = Options()
+"""The options the tables were counted under (the reference map, every option at its default): a
+game with other options is judged by the written model."""
 LEAD_CLIP = 3
-"""A lead (or deficit) in Pennings beyond this counts as this much in the odds table."""
+"""A lead (or deficit) in Pennings beyond this counts as this much in the odds tables."""
 ODDS_PRIOR = 10.0
-"""A situation seen n times in the table counts its own record with weight n against this weight
-for the record of its place in the Hierarchy at the same time left (all leads together)."""
+"""A situation seen n times in a table counts its own record with weight n against this weight for
+the record of its place in the Hierarchy at the same time left (all leads together)."""
+
+Situation = tuple[int, int, int]
+Odds = dict[Situation, float]
 
 
-def situation(state: State, seat: int) -> tuple[int, int, int]:
-    """What the odds table tells apart (all public): the seat's place in the Hierarchy (0: the top,
+def situation(state: State, seat: int) -> Situation:
+    """What the odds tables tell apart (all public): the seat's place in the Hierarchy (0: the top,
     the coin left out), its Pennings less the most among the other seats (clipped to
     :data:`LEAD_CLIP`), and the King's walks left to the last Thing in halves (0 to 6)."""
     order = [s for s in state.hierarchy if s != COIN]
@@ -76,35 +85,43 @@ def situation(state: State, seat: int) -> tuple[int, int, int]:
 
 
 @cache
-def odds_table(players: int) -> dict[tuple[int, int, int], float] | None:
-    """The smoothed share of the win by situation at ``players`` players (None when the table does
-    not cover that count): each situation's record, weighted by how often it was seen, against its
-    place's record at the same time left (weight :data:`ODDS_PRIOR`)."""
+def odds_table(players: int) -> tuple[Odds, Odds] | None:
+    """The smoothed share of a Thegn's Victory, and of a Jarl's Victory, by situation at ``players``
+    players (None when the file has no table for that count): each situation's record in games that
+    ended in that victory, weighted by how often it was seen there, against its place's record at
+    the same time left (weight :data:`ODDS_PRIOR`)."""
     table = json.loads(ODDS_PATH.read_text(encoding="utf-8"))["players"].get(str(players))
     if table is None:
         return None
+    cells = table["cells"]
+    return _smoothed(cells, 3, players), _smoothed(cells, 5, players)
+
+
+def _smoothed(cells: list[list[float]], won_at: int, players: int) -> Odds:
+    """One victory's odds from the cells' columns ``won_at`` (shares won) and ``won_at + 1`` (seen)."""
     by_place: dict[tuple[int, int], list[float]] = {}
-    for place, _lead, walks, won, seen in table["cells"]:
-        total = by_place.setdefault((place, walks), [0.0, 0.0])
-        total[0] += won
-        total[1] += seen
-    out: dict[tuple[int, int, int], float] = {}
+    for cell in cells:
+        total = by_place.setdefault((int(cell[0]), int(cell[2])), [0.0, 0.0])
+        total[0] += cell[won_at]
+        total[1] += cell[won_at + 1]
+    out: Odds = {}
     for (place, walks), (won, seen) in by_place.items():
-        prior = won / seen
+        prior = won / seen if seen else 1.0 / players
         for lead in range(-LEAD_CLIP, LEAD_CLIP + 1):
             out[place, lead, walks] = prior
-    for place, lead, walks, won, seen in table["cells"]:
+    for cell in cells:
+        place, lead, walks = int(cell[0]), int(cell[1]), int(cell[2])
         prior = out[place, lead, walks]
-        out[place, lead, walks] = (won + ODDS_PRIOR * prior) / (seen + ODDS_PRIOR)
+        out[place, lead, walks] = (cell[won_at] + ODDS_PRIOR * prior) / (cell[won_at + 1] + ODDS_PRIOR)
     return out
 
 
-def _odds_holder(state: State, odds: dict[tuple[int, int, int], float]) -> list[float]:
-    """Who would hold the victory, by the odds table: each seat's odds in its situation, as shares."""
-    n = state.players
-    shares = [odds.get(situation(state, s), 1.0 / n) for s in range(n)]
+def _odds_share(where: list[Situation], seat: int, odds: Odds) -> float:
+    """The seat's share of a victory by an odds table: its odds in its situation over all seats'."""
+    n = len(where)
+    shares = [odds.get(w, 1.0 / n) for w in where]
     total = sum(shares)
-    return [x / total for x in shares] if total > 0 else [1.0 / n] * n
+    return shares[seat] / total if total > 0 else 1.0 / n
 
 
 def value(state: State, seat: int) -> float:
@@ -125,9 +142,15 @@ def value(state: State, seat: int) -> float:
         holder = [0.0] * n
         holder[state.chain[-1]] = 1.0
         held = _after_heirs(state, seat, holder)
-    elif (odds := odds_table(n)) is not None:
-        # The table's odds already hold the Heirs of random games: only the seat's own House counts.
-        held = _odds_holder(state, odds)[seat] * _keep(state, seat)
+    elif state.options == COUNTED_OPTIONS and (odds := odds_table(n)) is not None:
+        # Which victory it will be, by the written model; who holds it, by the tables. Their odds
+        # already hold the Heirs of random games: only the seat's own House counts besides.
+        p_thegn = _thegn_chance(state, _time_left(state))
+        where = [situation(state, s) for s in range(n)]
+        share = p_thegn * _odds_share(where, seat, odds[0]) + (1.0 - p_thegn) * _odds_share(
+            where, seat, odds[1]
+        )
+        held = share * _keep(state, seat)
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
