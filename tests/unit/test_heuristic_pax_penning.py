@@ -108,9 +108,11 @@ def test_the_value_does_not_change_with_another_house() -> None:
 
 
 def _late(
-    state: State, *, hierarchy: tuple[int, ...], penning: bool, dice: int, options: Options = COUNTED
+    seed: int, *, hierarchy: tuple[int, ...], penning: bool, dice: int, options: Options = COUNTED
 ) -> State:
-    """The state at the last walk before the last Thing, the King halfway round."""
+    """A seeded random game's first gathering after setup, moved to the last walk before the last
+    Thing, the King halfway round (the players are the Hierarchy's pieces less the coin)."""
+    state = _random_game(len(hierarchy) - 1, seed, until=Phase.GATHER)[-1]
     total = sum(len(row) for row in state.coins)
     roads = (3,) * dice + (0,) * (SPACES - dice)
     return state._replace(
@@ -130,13 +132,7 @@ def _coins(players: int, pennings: dict[int, int]) -> tuple[tuple[bool, ...], ..
 
 @MODELS
 def test_more_pennings_score_higher_when_a_thegns_victory_is_near(options: Options) -> None:
-    base = _late(
-        _random_game(3, 11, until=Phase.GATHER)[-1],
-        hierarchy=(COIN, 1, 2, 0),
-        penning=True,
-        dice=2,
-        options=options,
-    )
+    base = _late(11, hierarchy=(COIN, 1, 2, 0), penning=True, dice=2, options=options)
     rich = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
     poor = base._replace(coins=_coins(3, {0: 0, 1: 3, 2: 1}))
     assert _seen(rich, 0) > _seen(poor, 0) + 0.2
@@ -145,13 +141,7 @@ def test_more_pennings_score_higher_when_a_thegns_victory_is_near(options: Optio
 
 @MODELS
 def test_a_higher_place_in_the_hierarchy_scores_higher_when_a_jarls_victory_is_near(options: Options) -> None:
-    base = _late(
-        _random_game(3, 12, until=Phase.GATHER)[-1],
-        hierarchy=(0, 1, 2, COIN),
-        penning=False,
-        dice=8,
-        options=options,
-    )
+    base = _late(12, hierarchy=(0, 1, 2, COIN), penning=False, dice=8, options=options)
     base = base._replace(coins=_coins(3, {0: 1, 1: 1, 2: 3}))
     top = base
     bottom = base._replace(hierarchy=(1, 2, 0, COIN))
@@ -164,13 +154,7 @@ def test_a_higher_place_in_the_hierarchy_scores_higher_when_a_jarls_victory_is_n
 
 @MODELS
 def test_the_coin_at_the_top_helps_the_player_with_the_most_pennings(options: Options) -> None:
-    base = _late(
-        _random_game(3, 13, until=Phase.GATHER)[-1],
-        hierarchy=(1, 2, 0, COIN),
-        penning=False,
-        dice=8,
-        options=options,
-    )
+    base = _late(13, hierarchy=(1, 2, 0, COIN), penning=False, dice=8, options=options)
     base = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
     coin_top = base._replace(hierarchy=(COIN, 1, 2, 0))
     assert _seen(coin_top, 0) > _seen(base, 0) + 0.2
@@ -178,13 +162,7 @@ def test_the_coin_at_the_top_helps_the_player_with_the_most_pennings(options: Op
 
 @MODELS
 def test_a_house_led_by_ones_own_colour_keeps_the_victory_from_an_heir(options: Options) -> None:
-    base = _late(
-        _random_game(3, 14, until=Phase.GATHER)[-1],
-        hierarchy=(COIN, 0, 1, 2),
-        penning=True,
-        dice=2,
-        options=options,
-    )
+    base = _late(14, hierarchy=(COIN, 0, 1, 2), penning=True, dice=2, options=options)
     base = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
     houses = list(base.houses)
     houses[0] = (8, 2, 2)
@@ -260,9 +238,7 @@ def test_the_odds_tally_is_repeatable_and_counts_every_seat_at_every_turn() -> N
 
 
 def test_the_tables_judge_only_the_options_they_were_counted_under(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _late(
-        _random_game(4, 16, until=Phase.GATHER)[-1], hierarchy=(0, 1, 2, 3, COIN), penning=False, dice=8
-    )
+    state = _late(16, hierarchy=(0, 1, 2, 3, COIN), penning=False, dice=8)
     other = state._replace(options=WRITTEN)
     with_table = [_seen(state, s) for s in range(4)]
     written = [_seen(other, s) for s in range(4)]
