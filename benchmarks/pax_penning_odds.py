@@ -48,7 +48,7 @@ def tally(players: int, seeds: range) -> dict[Cell, list[float]]:
         while (outcome := GAME.outcome(state)) is None:
             if state.phase is Phase.GATHER and state.turn != turn and len(state.hierarchy) == players + 1:
                 turn = state.turn
-                seen.extend((s, heuristic.situation(state, s)) for s in range(players))
+                seen.extend(enumerate(heuristic.situations(state)))
             move = sample_chance(GAME, state, rng)
             if move is None:
                 moves = GAME.legal_moves(state)

@@ -59,7 +59,7 @@ HEIR_OUTSIDE = 0.45
 ODDS_PATH = Path(__file__).with_name("pax_penning_odds.json")
 """The odds tables (written by ``benchmarks/pax_penning_odds.py``): per player count, how often a
 seat went on to win random games that ended in a Thegn's Victory, and those that ended in a Jarl's
-Victory, by its :func:`situation` at the start of a turn."""
+Victory, by its situation (:func:`situations`) at the start of a turn."""
 COUNTED_OPTIONS = Options()
 """The options the tables were counted under (the reference map, every option at its default): a
 game with other options is judged by the written model."""
@@ -73,15 +73,18 @@ Situation = tuple[int, int, int]
 Odds = dict[Situation, float]
 
 
-def situation(state: State, seat: int) -> Situation:
-    """What the odds tables tell apart (all public): the seat's place in the Hierarchy (0: the top,
-    the coin left out), its Pennings less the most among the other seats (clipped to
-    :data:`LEAD_CLIP`), and the King's walks left to the last Thing in halves (0 to 6)."""
+def situations(state: State) -> list[Situation]:
+    """What the odds tables tell apart, for every seat (all public): the seat's place in the
+    Hierarchy (0: the top, the coin left out), its Pennings less the most among the other seats
+    (clipped to :data:`LEAD_CLIP`), and the King's walks left to the last Thing in halves (0 to 6)."""
     order = [s for s in state.hierarchy if s != COIN]
     counts = [sum(coins) for coins in state.coins]
-    others = max(k for s, k in enumerate(counts) if s != seat)
-    lead = max(-LEAD_CLIP, min(LEAD_CLIP, counts[seat] - others))
-    return order.index(seat), lead, round(2 * _time_left(state))
+    walks = round(2 * _time_left(state))
+    out: list[Situation] = []
+    for seat, own in enumerate(counts):
+        others = max(k for s, k in enumerate(counts) if s != seat)
+        out.append((order.index(seat), max(-LEAD_CLIP, min(LEAD_CLIP, own - others)), walks))
+    return out
 
 
 @cache
@@ -146,7 +149,7 @@ def value(state: State, seat: int) -> float:
         # Which victory it will be, by the written model; who holds it, by the tables. Their odds
         # already hold the Heirs of random games: only the seat's own House counts besides.
         p_thegn = _thegn_chance(state, _time_left(state))
-        where = [situation(state, s) for s in range(n)]
+        where = situations(state)
         share = p_thegn * _odds_share(where, seat, odds[0]) + (1.0 - p_thegn) * _odds_share(
             where, seat, odds[1]
         )
