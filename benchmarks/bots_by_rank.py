@@ -9,6 +9,7 @@ separate run over the same seeds.
 
     .venv/bin/python benchmarks/bots_by_rank.py --level greedy --games 400 --write
     .venv/bin/python benchmarks/bots_by_rank.py --level greedy --games 400 --set TIE_BREAK=0.1
+    .venv/bin/python benchmarks/bots_by_rank.py --level search --games 400 --first 401  # fresh seeds
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from lawspeaker.bots import Level, sample_chance, suggest
 from lawspeaker.games.core import Rng
-from lawspeaker.games.pax_penning import COIN, JARL, THEGN, Phase, State
+from lawspeaker.games.pax_penning import COIN, HIDDEN_RNG, JARL, THEGN, PaxPenning, Phase, State
 from lawspeaker.heuristics import pax_penning as heuristic
 from lawspeaker.registry import REGISTRY
 
@@ -33,6 +34,20 @@ from bots import write_section  # the benchmark next to this one
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 SECTION = "## Bots: Pax Penning at {players} players, {level} by starting place"
+OPEN_SECTION = SECTION + ", every House seen (a diagnostic)"
+
+
+class OpenHouses(PaxPenning):
+    """Pax Penning whose views show every House: with ``--open-houses`` the bot thinks with this game,
+    so it knows where every stone is (and the heuristic counts the Heirs it sees, ``_led_houses``).
+    Not a way to play: it measures what the hidden Houses cost the bot, an upper bound on what a
+    player's memory of the stones it sent could give back."""
+
+    def view(self, state: State, seat: int | None) -> State:
+        return state._replace(rng=HIDDEN_RNG)
+
+
+OPEN_GAME = OpenHouses()
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,7 @@ class Game:
     seed: int
     playouts: int
     weights: tuple[tuple[str, float], ...]
+    open_houses: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,8 +89,9 @@ def play(game_: Game) -> Ending:
         if move is None:
             seat = game.to_act(state).players[0]
             level = game_.level if seat == bot else Level.RANDOM
+            thinks = OPEN_GAME if game_.open_houses and seat == bot else game
             move = suggest(
-                game, state, seat, level, playouts=game_.playouts, seed=game_.seed * 1000 + plies
+                thinks, state, seat, level, playouts=game_.playouts, seed=game_.seed * 1000 + plies
             ).move
         before = state
         state, _ = game.apply(state, move)
@@ -109,9 +126,13 @@ def main() -> None:
     parser.add_argument("--level", default="greedy", choices=[level.value for level in Level])
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--first", type=int, default=1, help="the first seed (games use consecutive seeds)")
     parser.add_argument("--playouts", type=int, default=100, help="search playouts per move")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a heuristic weight")
+    parser.add_argument(
+        "--open-houses", action="store_true", help="a diagnostic: the bot sees every House (OpenHouses)"
+    )
     parser.add_argument("--write", action="store_true", help=f"write the table to {DOC}")
     args = parser.parse_args()
     weights = []
@@ -121,21 +142,23 @@ def main() -> None:
             parser.error(f"lawspeaker.heuristics.pax_penning has no weight {name!r}")
         weights.append((name, json.loads(value)))
     games = [
-        Game(args.players, Level(args.level), seed, args.playouts, tuple(weights))
-        for seed in range(1, args.games + 1)
+        Game(args.players, Level(args.level), seed, args.playouts, tuple(weights), args.open_houses)
+        for seed in range(args.first, args.first + args.games)
     ]
     started = time.perf_counter()
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
         endings = list(pool.map(play, games, chunksize=4))
     elapsed = time.perf_counter() - started
     changed = " ".join(f"--set {item}" for item in args.set)
-    section = SECTION.format(players=args.players, level=args.level)
+    section = (OPEN_SECTION if args.open_houses else SECTION).format(players=args.players, level=args.level)
     lines = [
         section,
         "",
         f"`benchmarks/bots_by_rank.py --level {args.level} --players {args.players} --games {args.games}"
+        + (f" --first {args.first}" if args.first != 1 else "")
         + (f" --playouts {args.playouts}" if args.level == "search" else "")
         + (f" {changed}" if changed else "")
+        + (" --open-houses" if args.open_houses else "")
         + f"`: {len(games)} games in {elapsed:.0f} s, the bot in each seat in turn against random seats,"
         " grouped by the bot's place in the Hierarchy when the setup had filled it (0: the top).",
         "",

@@ -7,11 +7,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from lawspeaker.bots import Level
 from lawspeaker.games.core import Rng
 from lawspeaker.games.pax_penning import (
     COIN,
@@ -172,6 +174,38 @@ def test_a_house_led_by_ones_own_colour_keeps_the_victory_from_an_heir(options: 
     assert _seen(own, 0) > _seen(foreign, 0) + 0.2
 
 
+@MODELS
+def test_a_state_showing_every_house_counts_the_heirs_it_shows(options: Options) -> None:
+    # Seat 1 is about to take a Thegn's Victory; seat 0 is its Heir when colour 0 leads House 1.
+    base = _late(14, hierarchy=(COIN, 1, 0, 2), penning=True, dice=2, options=options)
+    base = base._replace(coins=_coins(3, {0: 1, 1: 3, 2: 1}))
+    houses = list(base.houses)
+    houses[1] = (8, 2, 2)
+    heir = base._replace(houses=tuple(houses), sizes=(base.sizes[0], 12, base.sizes[2]))
+    houses[1] = (2, 8, 2)
+    none = base._replace(houses=tuple(houses), sizes=(base.sizes[0], 12, base.sizes[2]))
+    # A player's view hides House 1: it cannot tell the two apart.
+    assert heuristic._led_houses(GAME.view(heir, 0), 0) is None
+    assert _seen(heir, 0) == _seen(none, 0)
+    # A state showing every House (the benchmark's diagnostic) shows the Heir.
+    assert heuristic._led_houses(heir, 0) == [1]
+    assert heuristic._led_houses(none, 0) == []
+    assert value(heir, 0) > value(none, 0) + 0.2
+    assert value(heir, 0) <= 1.0
+
+
+def test_the_open_houses_diagnostic_shows_the_bot_every_house_and_plays_whole_games() -> None:
+    module = _benchmark("bots_by_rank")
+    state = _random_game(4, 3, until=Phase.GATHER)[-1]
+    shown = module.OPEN_GAME.view(state, 0)
+    assert shown.houses == state.houses and shown.sizes == state.sizes
+    assert heuristic._led_houses(shown, 0) is not None
+    for seed in (7, 8):
+        ending = module.play(module.Game(4, Level.GREEDY, seed, 1, (), open_houses=True))
+        assert ending.won in (0.0, 0.5, 1.0 / 3, 0.25, 1.0)
+        assert 0 <= ending.start < 4 and 0 <= ending.end < 4
+
+
 @pytest.mark.parametrize("players", [3, 5])
 def test_asking_for_a_blessing_scores_higher_than_rolling_without(players: int) -> None:
     """Stones of another colour in Sigtuna count as dice hoped for while the seat gathers."""
@@ -249,10 +283,15 @@ def test_the_tables_judge_only_the_options_they_were_counted_under(monkeypatch: 
 
 
 def _odds_script() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "pax_penning_odds.py"
-    spec = importlib.util.spec_from_file_location("pax_penning_odds", path)
+    return _benchmark("pax_penning_odds")
+
+
+def _benchmark(name: str) -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the script loads
     spec.loader.exec_module(module)
     return module
 

@@ -150,10 +150,13 @@ def value(state: State, seat: int) -> float:
         # already hold the Heirs of random games: only the seat's own House counts besides.
         p_thegn = _thegn_chance(state, _time_left(state))
         where = situations(state)
-        share = p_thegn * _odds_share(where, seat, odds[0]) + (1.0 - p_thegn) * _odds_share(
-            where, seat, odds[1]
-        )
-        held = share * _keep(state, seat)
+
+        def share(s: int) -> float:
+            return p_thegn * _odds_share(where, s, odds[0]) + (1.0 - p_thegn) * _odds_share(where, s, odds[1])
+
+        held = share(seat) * _keep(state, seat)
+        # A view that shows every House (never a player's own: see _led_houses) shows the Heirs too.
+        held = min(1.0, held + sum(share(h) for h in _led_houses(state, seat) or ()))
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
@@ -366,11 +369,27 @@ def _after_heirs(state: State, seat: int, holder: list[float]) -> float:
     )
     per_house = max(outside, 0) / (n - 1)
     steal = HEIR_OUTSIDE * per_house / (per_house + 3.0)
+    led = _led_houses(state, seat)
     total = holder[seat] * keep
     for h in range(n):
         if h != seat:
-            total += holder[h] * steal
+            total += holder[h] * (steal if led is None else float(h in led))
     return min(1.0, max(0.0, total))
+
+
+def _led_houses(state: State, seat: int) -> list[int] | None:
+    """The other Houses where the seat's colour outnumbers every other colour (the seat is their
+    Heir; a tie is the owner's to break, counted against the seat), or None when the state hides a
+    House. A player's view always hides the other Houses; a state showing them all is judged only by
+    the diagnostic in ``benchmarks/bots_by_rank.py --open-houses``, which measures what knowing where
+    the stones are would be worth."""
+    if min(state.sizes) < 0:
+        return None
+    return [
+        h
+        for h, row in enumerate(state.houses)
+        if h != seat and row[seat] > max(k for c, k in enumerate(row) if c != seat)
+    ]
 
 
 def _keep(state: State, seat: int) -> float:
