@@ -132,6 +132,14 @@ def _coins(players: int, pennings: dict[int, int]) -> tuple[tuple[bool, ...], ..
     return tuple(tuple(k < pennings.get(s, 0) for k in range(3)) for s in range(players))
 
 
+def _with_house(state: State, house: int, stones: tuple[int, ...]) -> State:
+    """The state with House ``house`` holding ``stones`` (a count per colour) and its size to match."""
+    houses = list(state.houses)
+    sizes = list(state.sizes)
+    houses[house], sizes[house] = stones, sum(stones)
+    return state._replace(houses=tuple(houses), sizes=tuple(sizes))
+
+
 @MODELS
 def test_more_pennings_score_higher_when_a_thegns_victory_is_near(options: Options) -> None:
     base = _late(11, hierarchy=(COIN, 1, 2, 0), penning=True, dice=2, options=options)
@@ -166,11 +174,8 @@ def test_the_coin_at_the_top_helps_the_player_with_the_most_pennings(options: Op
 def test_a_house_led_by_ones_own_colour_keeps_the_victory_from_an_heir(options: Options) -> None:
     base = _late(14, hierarchy=(COIN, 0, 1, 2), penning=True, dice=2, options=options)
     base = base._replace(coins=_coins(3, {0: 3, 1: 1, 2: 1}))
-    houses = list(base.houses)
-    houses[0] = (8, 2, 2)
-    own = base._replace(houses=tuple(houses), sizes=(12, *base.sizes[1:]))
-    houses[0] = (2, 8, 2)
-    foreign = base._replace(houses=tuple(houses), sizes=(12, *base.sizes[1:]))
+    own = _with_house(base, 0, (8, 2, 2))
+    foreign = _with_house(base, 0, (2, 8, 2))
     assert _seen(own, 0) > _seen(foreign, 0) + 0.2
 
 
@@ -179,11 +184,8 @@ def test_a_state_showing_every_house_counts_the_heirs_it_shows(options: Options)
     # Seat 1 is about to take a Thegn's Victory; seat 0 is its Heir when colour 0 leads House 1.
     base = _late(14, hierarchy=(COIN, 1, 0, 2), penning=True, dice=2, options=options)
     base = base._replace(coins=_coins(3, {0: 1, 1: 3, 2: 1}))
-    houses = list(base.houses)
-    houses[1] = (8, 2, 2)
-    heir = base._replace(houses=tuple(houses), sizes=(base.sizes[0], 12, base.sizes[2]))
-    houses[1] = (2, 8, 2)
-    none = base._replace(houses=tuple(houses), sizes=(base.sizes[0], 12, base.sizes[2]))
+    heir = _with_house(base, 1, (8, 2, 2))
+    none = _with_house(base, 1, (2, 8, 2))
     # A player's view hides House 1: it cannot tell the two apart.
     assert heuristic._led_houses(GAME.view(heir, 0), 0) is None
     assert _seen(heir, 0) == _seen(none, 0)
