@@ -147,6 +147,23 @@ def test_the_memory_store_forgets_full_rate_buckets() -> None:
     asyncio.run(body())
 
 
+def test_the_memory_store_never_refuses_a_first_request_by_rounding() -> None:
+    # At this clock reading (now + 60000) - now exceeds 60000 in floating point: a burst of 1 at
+    # 0.001 a minute used to refuse the bucket's very first request, and let the next one through.
+    now = 510882.982
+    assert (now + 60_000.0) - now > 60_000.0
+
+    async def body() -> None:
+        store = MemoryStore(clock=lambda: now)
+        assert await store.take("a", 0.001, 1) == 0.0
+        assert await store.take("a", 0.001, 1) == pytest.approx(60_000.0)
+        assert await store.take("b", 0.001, 2) == 0.0
+        assert await store.take("b", 0.001, 2) == 0.0
+        assert await store.take("b", 0.001, 2) == pytest.approx(60_000.0)
+
+    asyncio.run(body())
+
+
 # --------------------------------------------------------------------------- who is calling
 
 

@@ -331,6 +331,12 @@ class _MemorySession:
         return next((made for name, _, made in self.idem if name == idem_field), None)
 
 
+CLOCK_SLACK = 1e-6
+"""Seconds a rate limit's wait may be over zero and still count as on time: ``(now + interval) - now``
+in floating point can exceed ``interval`` by a rounding error, which would refuse a client's very
+first request when the burst is 1 (the Redis store counts in whole milliseconds and needs none)."""
+
+
 class MemoryStore:
     """The embedded default: sessions in this process, for a single replica. Same semantics as Redis."""
 
@@ -373,8 +379,9 @@ class MemoryStore:
             self._sweep()
         interval = 60.0 / per_minute
         tat = max(self._rates.get(bucket, now), now) + interval
-        if tat - now > burst * interval:
-            return tat - now - burst * interval
+        wait = tat - now - burst * interval
+        if wait > CLOCK_SLACK:
+            return wait
         self._rates[bucket] = tat
         return 0.0
 
