@@ -155,8 +155,9 @@ def value(state: State, seat: int) -> float:
             return p_thegn * _odds_share(where, s, odds[0]) + (1.0 - p_thegn) * _odds_share(where, s, odds[1])
 
         held = share(seat) * _keep(state, seat)
-        # A view that shows every House (never a player's own: see _led_houses) shows the Heirs too.
-        held = min(1.0, held + sum(share(h) for h in _led_houses(state, seat) or ()))
+        led = _led_houses(state, seat)
+        if led:  # a state that shows every House (never a player's view: see _led_houses) shows its Heirs
+            held = min(1.0, held + sum(share(h) for h in led))
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
