@@ -70,6 +70,8 @@ class Ending:
     rolls: int  # the bot's feast rolls
     dice: int  # the dice in them
     pairs: int  # the pairs they gave
+    moves: int = 0  # the bot's decisions with more than one legal move
+    thought: float = 0.0  # seconds the bot spent choosing them
 
 
 def play(game_: Game) -> Ending:
@@ -81,7 +83,8 @@ def play(game_: Game) -> Ending:
     rng = random.Random(game_.seed)
     state: State = game.new_game(game_.players, game.default_options(), Rng.from_seed(game_.seed))
     start = -1
-    plies = rolls = dice = pairs = 0
+    plies = rolls = dice = pairs = moves = 0
+    thought = 0.0
     while (outcome := game.outcome(state)) is None:
         if start < 0 and len(state.hierarchy) == game_.players + 1:
             start = [s for s in state.hierarchy if s != COIN].index(bot)
@@ -90,9 +93,12 @@ def play(game_: Game) -> Ending:
             seat = game.to_act(state).players[0]
             level = game_.level if seat == bot else Level.RANDOM
             thinks = OPEN_GAME if game_.open_houses and seat == bot else game
+            started = time.perf_counter()
             move = suggest(
                 thinks, state, seat, level, playouts=game_.playouts, seed=game_.seed * 1000 + plies
             ).move
+            if seat == bot and len(game.legal_moves(state)) > 1:
+                moves, thought = moves + 1, thought + time.perf_counter() - started
         before = state
         state, _ = game.apply(state, move)
         plies += 1
@@ -101,7 +107,8 @@ def play(game_: Game) -> Ending:
     pennings = [sum(coins) for coins in state.coins]
     won = 1 / len(outcome.winners) if bot in outcome.winners else 0.0
     end = [s for s in state.hierarchy if s != COIN].index(bot)
-    return Ending(start, end, won, state.victory, pennings[bot] == max(pennings), rolls, dice, pairs)
+    most = pennings[bot] == max(pennings)
+    return Ending(start, end, won, state.victory, most, rolls, dice, pairs, moves, thought)
 
 
 def _row(label: str, rows: list[Ending]) -> str:
@@ -150,6 +157,7 @@ def main() -> None:
         endings = list(pool.map(play, games, chunksize=4))
     elapsed = time.perf_counter() - started
     changed = " ".join(f"--set {item}" for item in args.set)
+    thought_ms = 1000 * sum(e.thought for e in endings) / max(1, sum(e.moves for e in endings))
     section = (OPEN_SECTION if args.open_houses else SECTION).format(players=args.players, level=args.level)
     lines = [
         section,
@@ -159,8 +167,10 @@ def main() -> None:
         + (f" --playouts {args.playouts}" if args.level == "search" else "")
         + (f" {changed}" if changed else "")
         + (" --open-houses" if args.open_houses else "")
-        + f"`: {len(games)} games in {elapsed:.0f} s, the bot in each seat in turn against random seats,"
-        " grouped by the bot's place in the Hierarchy when the setup had filled it (0: the top).",
+        + f"`: {len(games)} games in {elapsed:.0f} s ({args.jobs} at a time), the bot in each seat in turn"
+        f" against random seats, thinking {thought_ms:.0f} ms a decision on average (those with more than"
+        " one legal move), grouped by the bot's place in the Hierarchy when the setup had filled it (0: the"
+        " top).",
         "",
         "| starting place | games | bot first | ends at the top | Jarl's Victories won | Thegn's Victories"
         " (won) | bot ends with the most Pennings | bot's dice a roll | bot's pairs a roll |",

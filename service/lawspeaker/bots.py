@@ -50,7 +50,7 @@ from lawspeaker.games.core import (
     Rng,
 )
 from lawspeaker.games.pax_penning.board import board_for as pax_penning_board_for
-from lawspeaker.heuristics import VALUE
+from lawspeaker.heuristics import VALUE, VALUES
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -309,6 +309,7 @@ class _Search(Generic[S, M]):
         )
         self.root: dict[Hashable, _Edge] = {}
         self.value: Callable[[Any, int], float] | None = VALUE.get(game.id)
+        self.values: Callable[[Sequence[Any]], list[float]] | None = VALUES.get(game.id)
         self.depth = PLAYOUT_DEPTHS.get(game.id, PLAYOUT_DEPTH)
 
     def seed_root(self, legal: Sequence[M], values: Sequence[float], visits: int) -> None:
@@ -410,9 +411,14 @@ class _Search(Generic[S, M]):
 
     def judge(self, state: S) -> list[float]:
         """Each seat's prospects in a position the playout stopped in, by the game's heuristic on
-        that seat's view, as shares of one win (so they add up like a finished game's rewards)."""
+        that seat's view (every seat in one call where the game has one, ``VALUES``: the same
+        numbers, sooner), as shares of one win (so they add up like a finished game's rewards)."""
         assert self.value is not None
-        shares = [max(self.value(self.game.view(state, s), s), 0.0) for s in range(self.players)]
+        views = [self.game.view(state, s) for s in range(self.players)]
+        if self.values is not None:
+            shares = [max(v, 0.0) for v in self.values(views)]
+        else:
+            shares = [max(self.value(view, s), 0.0) for s, view in enumerate(views)]
         total = sum(shares)
         return [x / total for x in shares] if total > 0 else self.draw
 

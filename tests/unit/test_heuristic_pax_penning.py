@@ -98,6 +98,26 @@ def test_values_lie_between_zero_and_one_over_random_games(players: int) -> None
                 assert 0.0 <= v <= 1.0, (state.phase, seat, v)
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_seat_judged_at_once_scores_as_each_seat_judged_alone(players: int) -> None:
+    # heuristic.values is what a search calls at the end of each playout; it must be value itself.
+    checked = set()
+    for options in (COUNTED, WRITTEN):
+        for seed in range(3):
+            states = _random_game(players, 300 + seed)
+            if options != COUNTED:
+                states = [s._replace(options=options) for s in states]
+            for state in states[::2] + states[-1:]:
+                views = [GAME.view(state, seat) for seat in range(players)]
+                assert heuristic.values(views) == [value(v, seat) for seat, v in enumerate(views)]
+                shown = [state] * players  # a state showing every House (the --open-houses diagnostic)
+                assert heuristic.values(shown) == [value(state, seat) for seat in range(players)]
+                checked.add((options == COUNTED, heuristic._judged_by_tables(state) is not None, state.phase))
+    # Both branches ran: the tables' shared work, and every other state judged seat by seat.
+    assert {tables for _, tables, _ in checked} == {True, False}
+    assert (True, True, Phase.GATHER) in checked and Phase.OVER in {phase for *_, phase in checked}
+
+
 def test_the_value_does_not_change_with_another_house() -> None:
     state = _random_game(3, 7, until=Phase.GATHER)[-1]
     other = state.houses[1]

@@ -6,7 +6,7 @@ seat's prospects in a state, between 0 (lost) and 1 (won), read only from what t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lawspeaker.heuristics import birka, pax_penning, pax_viking_junior, penki, valhalla
@@ -19,3 +19,10 @@ VALUE: dict[str, Callable[[Any, int], float]] = {
     "birka": birka.value,
 }
 """The value function of each game id: ``VALUE[game](state, seat)``, the state as ``seat`` sees it."""
+
+VALUES: dict[str, Callable[[Sequence[Any]], list[float]]] = {
+    "pax_penning": pax_penning.values,
+}
+"""Games that judge every seat at once: ``VALUES[game](views)``, ``views[s]`` the state as seat ``s``
+sees it, gives ``[VALUE[game](views[s], s) for every s]`` (the same numbers), computing once what
+every view shows alike. A search judges every seat at the end of each playout."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -119,16 +120,43 @@ def _smoothed(cells: list[list[float]], won_at: int, players: int) -> Odds:
     return out
 
 
-def _odds_share(where: list[Situation], seat: int, odds: Odds) -> float:
-    """The seat's share of a victory by an odds table: its odds in its situation over all seats'."""
+def _odds_shares(where: list[Situation], odds: Odds) -> list[float]:
+    """Every seat's share of a victory by an odds table: its odds in its situation over all seats'."""
     n = len(where)
     shares = [odds.get(w, 1.0 / n) for w in where]
     total = sum(shares)
-    return shares[seat] / total if total > 0 else 1.0 / n
+    return [x / total for x in shares] if total > 0 else [1.0 / n] * n
+
+
+def _table_shares(state: State, odds: tuple[Odds, Odds]) -> list[float]:
+    """Every seat's share of the victory by the odds tables (public: the same in every seat's view):
+    which victory it will be by the written model, who holds each by its table."""
+    p_thegn = _thegn_chance(state, _time_left(state))
+    where = situations(state)
+    thegn, jarl = _odds_shares(where, odds[0]), _odds_shares(where, odds[1])
+    return [p_thegn * t + (1.0 - p_thegn) * j for t, j in zip(thegn, jarl, strict=True)]
+
+
+def _judged_by_tables(state: State) -> tuple[Odds, Odds] | None:
+    """The odds tables that judge ``state`` (see :func:`value`), or None when another branch does:
+    a finished game, the last die bound to fall, the setup, the Heirs' phase, other options."""
+    n = state.players
+    if (
+        state.phase is Phase.HEIR
+        or len(state.hierarchy) != n + 1
+        or state.options != COUNTED_OPTIONS
+        or GAME.outcome(state) is not None
+        or _everyone_loses_now(state)
+    ):
+        return None
+    return odds_table(n)
 
 
 def value(state: State, seat: int) -> float:
     """The seat's prospects in ``state`` (as the seat sees it): 1.0 a sure win, 0.0 a sure loss."""
+    odds = _judged_by_tables(state)
+    if odds is not None:
+        return _held_by_shares(state, seat, _table_shares(state, odds), _last_die_hazard(state))
     outcome = GAME.outcome(state)
     if outcome is not None:
         if seat in outcome.winners:
@@ -145,19 +173,6 @@ def value(state: State, seat: int) -> float:
         holder = [0.0] * n
         holder[state.chain[-1]] = 1.0
         held = _after_heirs(state, seat, holder)
-    elif state.options == COUNTED_OPTIONS and (odds := odds_table(n)) is not None:
-        # Which victory it will be, by the written model; who holds it, by the tables. Their odds
-        # already hold the Heirs of random games: only the seat's own House counts besides.
-        p_thegn = _thegn_chance(state, _time_left(state))
-        where = situations(state)
-
-        def share(s: int) -> float:
-            return p_thegn * _odds_share(where, s, odds[0]) + (1.0 - p_thegn) * _odds_share(where, s, odds[1])
-
-        held = share(seat) * _keep(state, seat)
-        led = _led_houses(state, seat)
-        if led:  # a state that shows every House (never a player's view: see _led_houses) shows its Heirs
-            held = min(1.0, held + sum(share(h) for h in led))
     else:
         remaining = _time_left(state)
         p_thegn = _thegn_chance(state, remaining)
@@ -165,7 +180,38 @@ def value(state: State, seat: int) -> float:
         jarl = _jarl_holder(state, remaining)
         holder = [p_thegn * t + (1.0 - p_thegn) * j for t, j in zip(thegn, jarl, strict=True)]
         held = _after_heirs(state, seat, holder)
-    won = held * (1.0 - _last_die_hazard(state))
+    return _with_turn(state, seat, held, _last_die_hazard(state))
+
+
+def values(views: Sequence[State]) -> list[float]:
+    """Every seat's :func:`value` at once, ``views[s]`` the state as seat ``s`` sees it: the same
+    numbers, but what every view shows alike (which victory, the odds of every seat's situation,
+    the last die) is computed once, which is most of the work (a search judges every seat at the
+    end of each playout)."""
+    first = views[0]
+    odds = _judged_by_tables(first)
+    if odds is None:
+        return [value(view, s) for s, view in enumerate(views)]
+    shares = _table_shares(first, odds)
+    hazard = _last_die_hazard(first)
+    return [_held_by_shares(view, s, shares, hazard) for s, view in enumerate(views)]
+
+
+def _held_by_shares(state: State, seat: int, shares: list[float], hazard: float) -> float:
+    """The seat's value when the odds tables judge: which victory it will be by the written model,
+    who holds it by the tables (``shares``, :func:`_table_shares`). Their odds already hold the
+    Heirs of random games: only the seat's own House counts besides."""
+    held = shares[seat] * _keep(state, seat)
+    led = _led_houses(state, seat)
+    if led:  # a state that shows every House (never a player's view: see _led_houses) shows its Heirs
+        held = min(1.0, held + sum(shares[h] for h in led))
+    return _with_turn(state, seat, held, hazard)
+
+
+def _with_turn(state: State, seat: int, held: float, hazard: float) -> float:
+    """The chance of holding the victory at the end, less the last die's ``hazard``, plus what the
+    feast pairs still to come this turn add."""
+    won = held * (1.0 - hazard)
     return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
 
 
