@@ -70,8 +70,8 @@ class Ending:
     rolls: int  # the bot's feast rolls
     dice: int  # the dice in them
     pairs: int  # the pairs they gave
-    moves: int = 0  # the bot's decisions with more than one legal move
-    thought: float = 0.0  # seconds the bot spent choosing them
+    moves: int  # the bot's decisions with more than one legal move
+    thought: float  # seconds the bot spent choosing them
 
 
 def play(game_: Game) -> Ending:
