@@ -55,6 +55,19 @@ HEIR_SHARPNESS = 1.5
 """How fast keeping the victory from one's own Heir grows with the lead of one's own colour."""
 HEIR_OUTSIDE = 0.45
 """The greatest chance of being the Heir of a House one cannot see, reached with many stones outside."""
+KEEP_UNTIL = 2.0
+"""The King's walks left (:func:`_time_left`) above which a seat's own stones in Sigtuna are kept
+for later (:data:`KEEP_WORTH`) rather than gathered: pairs grow faster than the dice rolled (two dice
+give 0.17 pairs, four 0.80, six 1.63) and a place won in the Hierarchy late is more likely to last,
+so one large roll near the end is worth more than several small ones before it."""
+KEEP_WORTH = 0.02
+"""What each of the seat's own stones in Sigtuna adds while more than :data:`KEEP_UNTIL` walks are
+left, as a share of the distance to a sure win: more than one more die adds to a roll now (at most
+0.46 pairs, times :data:`PAIR_WORTH`), so the seat keeps them."""
+KEEP_LATE = 0.001
+"""What each such stone adds once the end is near: less than the first die it would add to a roll
+(so the seat gathers them), but not nothing (so it does not give another player its blessing to
+take them)."""
 
 
 ODDS_PATH = Path(__file__).with_name("pax_penning_odds.json")
@@ -210,9 +223,22 @@ def _held_by_shares(state: State, seat: int, shares: list[float], hazard: float)
 
 def _with_turn(state: State, seat: int, held: float, hazard: float) -> float:
     """The chance of holding the victory at the end, less the last die's ``hazard``, plus what the
-    feast pairs still to come this turn add."""
+    feast pairs still to come this turn and the stones kept in Sigtuna for a later roll add."""
     won = held * (1.0 - hazard)
-    return won + (1.0 - won) * min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat))
+    bonus = min(PAIRS_CAP, PAIR_WORTH * _pairs_to_come(state, seat)) + _kept(state, seat)
+    return won + (1.0 - won) * min(1.0, bonus)
+
+
+def _kept(state: State, seat: int) -> float:
+    """What the seat's own stones in Sigtuna are worth as dice for a later roll: :data:`KEEP_WORTH`
+    each while the end is far (:data:`KEEP_UNTIL`), :data:`KEEP_LATE` each after. Stones another
+    player has the seat's blessing to take count as taken."""
+    if state.blessing == seat and state.turn != seat and state.phase is Phase.GATHER_BLESSED:
+        return 0.0
+    stones = state.sigtuna[seat]
+    if not stones:
+        return 0.0
+    return stones * (KEEP_WORTH if _time_left(state) > KEEP_UNTIL else KEEP_LATE)
 
 
 def _last_die_hazard(state: State) -> float:
