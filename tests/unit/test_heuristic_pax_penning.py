@@ -131,17 +131,19 @@ def test_the_value_does_not_change_with_another_house() -> None:
 # -- hand-checked orderings ----------------------------------------------------------------------
 
 
+def _near_the_end(state: State) -> State:
+    """The same position in the last King's walk, the King halfway round."""
+    return state._replace(things=2, king=sum(len(row) for row in state.coins) // 2)
+
+
 def _late(
     seed: int, *, hierarchy: tuple[int, ...], penning: bool, dice: int, options: Options = COUNTED
 ) -> State:
     """A seeded random game's first gathering after setup, moved to the last walk before the last
     Thing, the King halfway round (the players are the Hierarchy's pieces less the coin)."""
-    state = _random_game(len(hierarchy) - 1, seed, until=Phase.GATHER)[-1]
-    total = sum(len(row) for row in state.coins)
+    state = _near_the_end(_random_game(len(hierarchy) - 1, seed, until=Phase.GATHER)[-1])
     roads = (3,) * dice + (0,) * (SPACES - dice)
     return state._replace(
-        things=2,
-        king=total // 2,
         hierarchy=hierarchy,
         hierarchy_penning=penning,
         roads=roads,
@@ -256,11 +258,6 @@ def _first_gathering(players: int, seed: int, own: int, options: Options) -> Sta
     state = _random_game(players, seed, until=Phase.GATHER)[-1]
     sigtuna = tuple(own if c == state.turn else 2 for c in range(players))
     return state._replace(sigtuna=sigtuna, options=options)
-
-
-def _near_the_end(state: State) -> State:
-    """The same position in the last King's walk, the King halfway round."""
-    return state._replace(things=2, king=sum(len(row) for row in state.coins) // 2)
 
 
 @MODELS
