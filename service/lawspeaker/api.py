@@ -131,7 +131,9 @@ class RulesApi:
         except LawspeakerError as err:
             raise _prefixed(err, f"state.{field}.") from None
         if problems:
-            raise _prefixed(core.InvalidState(problems), f"state.{field}.")
+            paths = entry.codec.state_paths  # the engine's fields, as the state message lays them out
+            named = [FieldViolation(paths(v.field), v.description) for v in problems]
+            raise _prefixed(core.InvalidState(named), f"state.{field}.")
         return state
 
     def encode_state(
@@ -446,7 +448,7 @@ def _described(entry: Entry[Any, Any, Any]) -> bytes:
 def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:
     if field == "move" or field.startswith("move."):
         return field
-    return f"move.{entry.codec.field}.{field}"
+    return f"move.{entry.codec.field}.{field}" if field else f"move.{entry.codec.field}"
 
 
 def _prefixed(err: LawspeakerError, prefix: str) -> LawspeakerError:
@@ -455,11 +457,15 @@ def _prefixed(err: LawspeakerError, prefix: str) -> LawspeakerError:
     root = prefix.split(".", 1)[0]  # "state", "move" or "options": a path from there is absolute
 
     def fix(path: str) -> str:
+        if not path:  # the message the prefix names itself (a move with no action)
+            return prefix.rstrip(".")
         return path if path == root or path.startswith(root + ".") else prefix + path
 
     violations = tuple(FieldViolation(fix(v.field), v.description) for v in err.field_violations)
     message = err.message
-    if err.field_violations and message.startswith(err.field_violations[0].field):
+    if err.field_violations and not err.field_violations[0].field:
+        message = f"{violations[0].field}: {message}"
+    elif err.field_violations and message.startswith(err.field_violations[0].field):
         message = fix(err.field_violations[0].field) + message[len(err.field_violations[0].field) :]
     elif isinstance(err, core.InvalidState) and violations:
         message = f"The state is not a valid position: {violations[0].field}: {violations[0].description}"

@@ -33,15 +33,17 @@ def json_violations(err: LawspeakerError) -> tuple[FieldViolation, ...]:
 
 
 def for_json(err: LawspeakerError) -> LawspeakerError:
-    """The same error, naming its fields as a JSON request wrote them (in the field violations, and
-    where the message starts with the path, as ``malformed`` writes it, there too)."""
+    """The same error, naming its fields as a JSON request wrote them: in the field violations, and
+    wherever the message names one of their paths (``malformed`` starts with it, an invalid state
+    names its first violation after a sentence)."""
     violations = json_violations(err)
     if violations == err.field_violations:
         return err
     message = err.message
-    first = err.field_violations[0].field
-    if message.startswith(first + ":"):
-        message = violations[0].field + message[len(first) :]
+    pairs = zip(err.field_violations, violations, strict=True)
+    renamed = {v.field: j.field for v, j in pairs if v.field != j.field}
+    for path in sorted(renamed, key=len, reverse=True):  # a path before any path it starts with
+        message = re.sub(rf"(?<![\w.]){re.escape(path)}(?!\w)", renamed[path], message)
     return LawspeakerError(err.code, err.reason, message, violations, err.metadata, err.retry_after)
 
 

@@ -111,10 +111,13 @@ def test_the_base_positions_are_valid() -> None:
         (lambda s: s._replace(houses=s.houses[:3]), ("houses", "must describe exactly 4 Houses")),
         (lambda s: s._replace(sizes=s.sizes[:3]), ("houses", "must describe exactly 4 Houses")),
         (lambda s: s._replace(coins=s.coins[:3]), ("houses", "must describe exactly 4 Houses")),
-        (lambda s: s._replace(bowls=s.bowls[:5]), ("board", "the state does not fit the board")),
-        (lambda s: s._replace(roads=s.roads[:22]), ("board", "the state does not fit the board")),
-        (lambda s: s._replace(runestones=s.runestones[:7]), ("board", "the state does not fit the board")),
-        (lambda s: s._replace(pawns=s.pawns[:2]), ("board", "the state does not fit the board")),
+        (lambda s: s._replace(bowls=s.bowls[:5]), ("bowls", "the state does not fit the board")),
+        (lambda s: s._replace(roads=s.roads[:22]), ("roads", "the state does not fit the board")),
+        (
+            lambda s: s._replace(runestones=s.runestones[:7]),
+            ("runestones", "the state does not fit the board"),
+        ),
+        (lambda s: s._replace(pawns=s.pawns[:2]), ("pawns", "the state does not fit the board")),
     ],
 )
 def test_a_state_of_the_wrong_shape_is_refused_with_one_problem(

@@ -875,7 +875,8 @@ def _broken() -> dict[str, tuple[State, list[FieldViolation]]]:
         "options.starting_seat",
         "must be a seat from 0 to 1 (unset: drawn at random)",
     )
-    case("per seat", s._replace(silfr=(0, 0, 0)), "players", "every per-player list needs 2 entries")
+    case("per seat", s._replace(silfr=(0, 0, 0)), "silfr", "every per-player list needs 2 entries")
+    case("per seat ships", s._replace(ships=(0,)), "ships", "every per-player list needs 2 entries")
     case("lid kinds", s._replace(lid=lid[:-1]), "lid", "counts each of the 36 kinds of Animal tile")
     for field in ("tiles", "kittens", "big_cats", "friends"):
         case(
@@ -909,9 +910,9 @@ def _broken() -> dict[str, tuple[State, list[FieldViolation]]]:
         "stands in a land region (or -1 before setup)",
     )
     kinds = "Animal tiles are kinds 0 to 35, counts are not negative"
-    case("drawn kind", s._replace(drawn=(36,)), "tiles", kinds)
+    case("drawn kind", s._replace(drawn=(36,)), "drawn", kinds)
     case("placed kind", s._replace(tiles=_set(s.tiles, BIRCH, (-1,))), "tiles", kinds)
-    case("negative lid", s._replace(lid=_set(lid, 0, -1)), "tiles", kinds)
+    case("negative lid", s._replace(lid=_set(lid, 0, -1)), "lid", kinds)
     once = "every Animal tile is in the box lid, drawn, or on the map exactly once"
     case("too many tiles", s._replace(lid=_set(lid, 0, 3)), "lid", once)
     case("a tile missing", s._replace(lid=_set(lid, 0, 1)), "lid", once)
@@ -941,25 +942,26 @@ def _broken() -> dict[str, tuple[State, list[FieldViolation]]]:
     case(
         "negative kittens left",
         s._replace(kittens_left=(-1, 10)),
-        "kittens",
+        "kittens_left[0]",
         "Kitten counts cannot be negative",
     )
     case(
         "negative kittens",
         s._replace(kittens=_set(s.kittens, BIRCH, (0, -1)), kittens_left=(10, 11)),
-        "kittens",
+        f"kittens[{BIRCH}]",
         "Kitten counts cannot be negative",
     )
     owner = "a region's Big Cat belongs to a seat (-1 = none)"
-    case("big cat of nobody", s._replace(big_cats=_set(s.big_cats, 3, 2)), "big_cats", owner)
-    case("big cat below -1", s._replace(big_cats=_set(s.big_cats, 3, -2)), "big_cats", owner)
-    case("negative big cats left", s._replace(big_cats_left=(-1, 2)), "big_cats", owner)
+    case("big cat of nobody", s._replace(big_cats=_set(s.big_cats, 3, 2)), "big_cats[3]", owner)
+    case("big cat below -1", s._replace(big_cats=_set(s.big_cats, 3, -2)), "big_cats[3]", owner)
+    left = "Big Cat counts cannot be negative"
+    case("negative big cats left", s._replace(big_cats_left=(-1, 2)), "big_cats_left[0]", left)
     friend = "a region's Friend is a seat (-1 = none)"
-    case("friend of nobody", s._replace(friends=_set(s.friends, 3, 2)), "friends", friend)
-    case("friend below -1", s._replace(friends=_set(s.friends, 3, -2)), "friends", friend)
+    case("friend of nobody", s._replace(friends=_set(s.friends, 3, 2)), "friends[3]", friend)
+    case("friend below -1", s._replace(friends=_set(s.friends, 3, -2)), "friends[3]", friend)
     coins = "Silfr and Scrolls cannot be negative"
-    case("negative silfr", s._replace(silfr=(-1, 0)), "silfr", coins)
-    case("negative scrolls", s._replace(scrolls=(0, -1)), "silfr", coins)
+    case("negative silfr", s._replace(silfr=(-1, 0)), "silfr[0]", coins)
+    case("negative scrolls", s._replace(scrolls=(0, -1)), "scrolls[1]", coins)
     case(
         "a kitten lost",
         s._replace(kittens_left=(9, 10)),
@@ -984,14 +986,14 @@ def _broken() -> dict[str, tuple[State, list[FieldViolation]]]:
     case(
         "wrong friend",
         k._replace(friends=_set(k.friends, BIRCH, 0)),
-        "regions[3].friend",
+        "friends[3]",
         "must be the player with a Big Cat or the most Kittens there (on a tie, per the kitten_tie option)",
     )
     b = with_big_cat(s, BIRCH, 1)
     case(
         "big cat's owner not friend",
         b._replace(friends=_set(b.friends, BIRCH, 0)),
-        "regions[3].friend",
+        "friends[3]",
         "must be the player with a Big Cat or the most Kittens there (on a tie, per the kitten_tie option)",
     )
     distinct = "the face-up victory cards are distinct cards 0 to 25"

@@ -15,7 +15,8 @@ and iteration of repeated fields. Enum values compare and hash as ints; ``int()`
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from lawspeaker.games.core import ErrorCode, FieldViolation, Game, LawspeakerError, Rng
@@ -23,13 +24,14 @@ from lawspeaker.games.core import ErrorCode, FieldViolation, Game, LawspeakerErr
 S = TypeVar("S")
 M = TypeVar("M")
 O = TypeVar("O")  # noqa: E741
+T = TypeVar("T")
 
 
 def malformed(field: str, description: str, reason: str) -> LawspeakerError:
-    """A client error naming the bad field, with its reason (``lawspeaker.catalogue``)."""
-    return LawspeakerError(
-        ErrorCode.MALFORMED, reason, f"{field}: {description}", (FieldViolation(field, description),)
-    )
+    """A client error naming the bad field, with its reason (``lawspeaker.catalogue``); ``field``
+    "" names the message being decoded itself (the API layer gives its path)."""
+    message = f"{field}: {description}" if field else description
+    return LawspeakerError(ErrorCode.MALFORMED, reason, message, (FieldViolation(field, description),))
 
 
 def by_name(members: Iterable[enum.Enum], pb: Any, prefix: str) -> dict[Any, Any]:
@@ -55,15 +57,67 @@ def enum_value(value: int, table: dict[int, Any], field: str, default: Any = Non
     return found
 
 
+class StatePaths:
+    """How the paths a game's ``check_state`` names, in its engine State's own fields, read in the
+    game's state message, where the codec lays the engine's fields out another way (per-seat
+    tuples as fields of a repeated ``seats`` message, ...): so that an error names a real field of
+    the request. Each rule is a regular expression matched at the start of a path and its
+    replacement (``re.sub`` syntax); the first rule that matches rewrites the path, and a path no
+    rule matches is one the engine and the contract spell alike."""
+
+    def __init__(self, *rules: tuple[str, str]) -> None:
+        self._rules = [(re.compile(pattern), replacement) for pattern, replacement in rules]
+
+    def __call__(self, path: str) -> str:
+        for pattern, replacement in self._rules:
+            if pattern.match(path):
+                return pattern.sub(replacement, path, count=1)
+        return path
+
+
+SAME_PATHS = StatePaths()
+"""The path table of a game whose engine State and state message spell their fields alike."""
+
+
+def per_seat(fields: dict[str, str], into: str = "seats") -> tuple[tuple[str, str], ...]:
+    """Rules for engine tuples indexed by seat (or region, ...) whose values the contract keeps in
+    a repeated message, one per seat: ``hands[2]...`` is ``seats[2].hand...``; ``hands`` alone is
+    ``seats``. ``fields`` maps each engine tuple to its field in that message; ``into`` names the
+    repeated field."""
+    names = "|".join(sorted(fields, key=len, reverse=True))
+    out: list[tuple[str, str]] = []
+    for engine, contract in fields.items():
+        out.append((rf"^{engine}\[(\d+)\]", rf"{into}[\1].{contract}"))
+    out.append((rf"^(?:{names})$", into))
+    return tuple(out)
+
+
+def nested(prefix: str, call: Callable[[], T]) -> T:
+    """``call()``, its refusal's field paths under ``prefix`` (an options message read inside a
+    state: ``calendar_rounds`` is ``options.calendar_rounds`` there)."""
+    try:
+        return call()
+    except LawspeakerError as err:
+        violations = tuple(FieldViolation(prefix + v.field, v.description) for v in err.field_violations)
+        message = err.message
+        if err.field_violations and message.startswith(err.field_violations[0].field + ":"):
+            message = prefix + message
+        raise LawspeakerError(
+            err.code, err.reason, message, violations, err.metadata, err.retry_after
+        ) from None
+
+
 class GameCodec(Protocol, Generic[S, M, O]):
     """Maps one game's engine values to and from its protobuf messages.
 
     ``field`` is the name of the game's field in the ``GameState``/``Move``/``GameOptions`` oneofs.
     Field paths in errors are relative to the game's message (``ships[3].position``); the API layer
-    prefixes them with the request path (``state.valhalla.``).
+    prefixes them with the request path (``state.valhalla.``). ``state_paths`` rewrites the paths
+    the engine's ``check_state`` names into the state message's (:class:`StatePaths`).
     """
 
     field: str
+    state_paths: StatePaths
 
     def __init__(self, pb: Any = ...) -> None: ...
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import by_name, enum_value, inverse, malformed
+from lawspeaker.codec import StatePaths, by_name, enum_value, inverse, malformed, nested, per_seat
 from lawspeaker.games import birka as b
 from lawspeaker.games.birka.data import data_for
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
@@ -16,6 +16,21 @@ class BirkaCodec:
     any namespace with the same message classes and enum constants."""
 
     field = "birka"
+    state_paths = StatePaths(
+        # the engine keeps each seat's values in tuples by seat; the state message, in seats[]
+        *per_seat(
+            {
+                "visthus": "visthus",
+                "extension": "extension",
+                "skepp": "skepp",
+                "plots": "plots",
+                "starving": "feeding",
+                "hands": "hand",
+                "completed": "completed",
+                "decks": "deck",
+            }
+        ),
+    )
 
     def __init__(self, pb: Any = birka_pb2) -> None:
         self.pb = pb
@@ -101,7 +116,7 @@ class BirkaCodec:
         )
 
     def state_from_proto(self, msg: Any, rng: Rng) -> b.State:
-        options = self.options_from_proto(msg.options)
+        options = nested("options.", lambda: self.options_from_proto(msg.options))
         if msg.hidden:
             raise InvalidState(
                 [
@@ -201,7 +216,7 @@ class BirkaCodec:
     def move_from_proto(self, msg: Any) -> b.Move:
         which = msg.WhichOneof("action")
         if which is None:
-            raise malformed("action", "is required: one of the Birka moves", "MOVE_REQUIRED")
+            raise malformed("", "is required: one of the Birka moves", "MOVE_REQUIRED")
         a = getattr(msg, which)
         if which == "draw":
             return b.Draw(a.outcome if a.HasField("outcome") else None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import by_name, inverse, malformed
+from lawspeaker.codec import StatePaths, by_name, inverse, malformed
 from lawspeaker.games import pax_penning as pp
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.games.pax_penning.board import board_for as load_board_for
@@ -16,6 +16,12 @@ class PaxPenningCodec:
     module, or any namespace with the same message classes and enum constants."""
 
     field = "pax_penning"
+    state_paths = StatePaths(
+        # the engine keeps each House's size and coins in tuples by House; the message, in houses[]
+        (r"^sizes\[(\d+)\]", r"houses[\1].size"),
+        (r"^coins\[(\d+)\]", r"houses[\1].coins"),
+        (r"^(?:sizes|coins)$", "houses"),
+    )
 
     def __init__(self, pb: Any = pax_penning_pb2) -> None:
         self.pb = pb
@@ -243,7 +249,7 @@ class PaxPenningCodec:
     def move_from_proto(self, msg: Any) -> pp.Move:
         which = msg.WhichOneof("action")
         if which is None:
-            raise malformed("action", "is required: one of the Pax Penning moves", "MOVE_REQUIRED")
+            raise malformed("", "is required: one of the Pax Penning moves", "MOVE_REQUIRED")
         a = getattr(msg, which)
         if which == "draw":
             return pp.Draw(a.outcome if a.HasField("outcome") else None)

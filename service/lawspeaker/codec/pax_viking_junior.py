@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import by_name, enum_value, inverse, malformed
+from lawspeaker.codec import StatePaths, by_name, enum_value, inverse, malformed, nested, per_seat
 from lawspeaker.games import pax_viking_junior as pvj
 from lawspeaker.games.core import Rng
 from lawspeaker.games.pax_viking_junior.components import ComponentsError, components_for
@@ -16,6 +16,26 @@ class PaxVikingJuniorCodec:
     protobuf module, or any namespace with the same message classes and enum constants."""
 
     field = "pax_viking_junior"
+    state_paths = StatePaths(
+        (r"^players\[(\d+)\]", r"seats[\1]"),  # a seat (players alone is the number of players)
+        # the engine keeps each seat's values in tuples by seat; the state message, in seats[]
+        *per_seat(
+            {
+                "boards": "board",
+                "ships": "ship",
+                "silfr": "silfr",
+                "scrolls": "scrolls",
+                "kittens_left": "kittens_left",
+                "big_cats_left": "big_cats_left",
+            }
+        ),
+        # and each region's in tuples by region; the state message, in regions[]
+        *per_seat(
+            {"tiles": "tiles", "kittens": "kittens", "big_cats": "big_cat", "friends": "friend_seat"},
+            into="regions",
+        ),
+        (r"^regions\[(\d+)\]\.friend$", r"regions[\1].friend_seat"),
+    )
 
     def __init__(self, pb: Any = pax_viking_junior_pb2) -> None:
         self.pb = pb
@@ -110,7 +130,7 @@ class PaxVikingJuniorCodec:
         )
 
     def state_from_proto(self, msg: Any, rng: Rng) -> pvj.State:
-        options = self.options_from_proto(msg.options)
+        options = nested("options.", lambda: self.options_from_proto(msg.options))
         phase = enum_value(msg.phase, self.phase_in, "phase")
         seats = list(msg.seats)
         regions = list(msg.regions)
@@ -182,7 +202,7 @@ class PaxVikingJuniorCodec:
     def move_from_proto(self, msg: Any) -> pvj.Move:
         which = msg.WhichOneof("action")
         if which is None:
-            raise malformed("action", "is required: one of the Pax Viking Junior moves", "MOVE_REQUIRED")
+            raise malformed("", "is required: one of the Pax Viking Junior moves", "MOVE_REQUIRED")
         a = getattr(msg, which)
         if which == "draw":
             return pvj.Draw(a.outcome if a.HasField("outcome") else None)

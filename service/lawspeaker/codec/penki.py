@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import by_name, enum_value, inverse, malformed
+from lawspeaker.codec import SAME_PATHS, by_name, enum_value, inverse, malformed
 from lawspeaker.games import penki as p
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import penki_pb2
@@ -15,6 +15,7 @@ class PenkiCodec:
     or any namespace with the same message classes and enum constants."""
 
     field = "penki"
+    state_paths = SAME_PATHS  # the engine's State and the state message spell their fields alike
 
     def __init__(self, pb: Any = penki_pb2) -> None:
         self.pb = pb
@@ -199,9 +200,7 @@ class PenkiCodec:
             )
         if which == "pass":
             return p.Pass()
-        raise malformed(
-            "action", "is required: one of draw, connect_tile, place_pair or pass", "MOVE_REQUIRED"
-        )
+        raise malformed("", "is required: one of draw, connect_tile, place_pair or pass", "MOVE_REQUIRED")
 
     # -- events
     def event_detail_to_proto(self, detail: Any) -> Any:

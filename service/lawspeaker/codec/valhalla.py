@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawspeaker.codec import by_name, enum_value, inverse, malformed
+from lawspeaker.codec import SAME_PATHS, by_name, enum_value, inverse, malformed
 from lawspeaker.games import valhalla as v
 from lawspeaker.games.core import FieldViolation, InvalidState, Rng
 from lawspeaker.v1 import valhalla_pb2
@@ -15,6 +15,7 @@ class ValhallaCodec:
     or a ``lawspeaker.wire`` namespace of the same messages)."""
 
     field = "valhalla"
+    state_paths = SAME_PATHS  # the engine's State and the state message spell their fields alike
 
     def __init__(self, pb: Any = valhalla_pb2) -> None:
         self.pb = pb
@@ -224,7 +225,7 @@ class ValhallaCodec:
             return v.Cast(self.sticks_from_proto(cast.sticks) if cast.HasField("sticks") else None)
         if which == "move_ship":
             return v.MoveShip(msg.move_ship.ship, msg.move_ship.to)
-        raise malformed("action", "is required: either cast or move_ship", "MOVE_REQUIRED")
+        raise malformed("", "is required: either cast or move_ship", "MOVE_REQUIRED")
 
     # -- events
     def event_detail_to_proto(self, detail: Any) -> Any | None:

@@ -1518,10 +1518,18 @@ class PaxPenning:
             or len(state.coins) != n
         ):
             return [FieldViolation("houses", f"must describe exactly {n} Houses")]
-        if len(state.bowls) != len(board.bowl_values) or len(state.roads) != board.spaces:
-            return [FieldViolation("board", "the state does not fit the board")]
-        if len(state.runestones) != board.crossroads or len(state.pawns) != len(board.royal_stars):
-            return [FieldViolation("board", "the state does not fit the board")]
+        unfit = [
+            name
+            for name, found, wanted in (
+                ("bowls", len(state.bowls), len(board.bowl_values)),
+                ("roads", len(state.roads), board.spaces),
+                ("runestones", len(state.runestones), board.crossroads),
+                ("pawns", len(state.pawns), len(board.royal_stars)),
+            )
+            if found != wanted
+        ]
+        if unfit:
+            return [FieldViolation(name, "the state does not fit the board") for name in unfit]
         if any(k < 0 for k in state.sigtuna):
             add(FieldViolation("sigtuna", "stone counts cannot be negative"))
         hidden = False

@@ -1240,16 +1240,17 @@ class PaxVikingJunior:
         if problems:
             return problems
         add = problems.append
-        per_seat = (
-            state.boards,
-            state.ships,
-            state.silfr,
-            state.scrolls,
-            state.kittens_left,
-            state.big_cats_left,
-        )
-        if any(len(t) != n for t in per_seat):
-            return [FieldViolation("players", f"every per-player list needs {n} entries")]
+        per_seat = {
+            "boards": state.boards,
+            "ships": state.ships,
+            "silfr": state.silfr,
+            "scrolls": state.scrolls,
+            "kittens_left": state.kittens_left,
+            "big_cats_left": state.big_cats_left,
+        }
+        short = next((name for name, t in per_seat.items() if len(t) != n), None)
+        if short is not None:
+            return [FieldViolation(short, f"every per-player list needs {n} entries")]
         if len(state.lid) != comp.tiles:
             return [FieldViolation("lid", f"counts each of the {comp.tiles} kinds of Animal tile")]
         regions = comp.regions
@@ -1274,10 +1275,18 @@ class PaxVikingJunior:
                 add(FieldViolation(f"players[{s}].ship", "stands in a land region (or -1 before setup)"))
         kinds = comp.tiles
         all_tiles = [t for row in state.tiles for t in row] + list(state.drawn)
-        if any(not 0 <= t < kinds for t in all_tiles) or any(k < 0 for k in state.lid):
-            return [
-                FieldViolation("tiles", f"Animal tiles are kinds 0 to {kinds - 1}, counts are not negative")
-            ]
+        kinds_wrong = [
+            name
+            for name, bad in (
+                ("tiles", any(not 0 <= t < kinds for row in state.tiles for t in row)),
+                ("drawn", any(not 0 <= t < kinds for t in state.drawn)),
+                ("lid", any(k < 0 for k in state.lid)),
+            )
+            if bad
+        ]
+        if kinds_wrong:
+            words = f"Animal tiles are kinds 0 to {kinds - 1}, counts are not negative"
+            return [FieldViolation(name, words) for name in kinds_wrong]
         counts = list(state.lid)
         for t in all_tiles:
             counts[t] += 1
@@ -1292,14 +1301,25 @@ class PaxVikingJunior:
                 continue
             if state.tiles[r] or any(state.kittens[r]) or state.big_cats[r] != -1:
                 add(FieldViolation(f"regions[{r}]", "Animal tiles and Cats are placed on land only"))
-        if any(k < 0 for row in state.kittens for k in row) or any(k < 0 for k in state.kittens_left):
-            add(FieldViolation("kittens", "Kitten counts cannot be negative"))
-        if any(not -1 <= s < n for s in state.big_cats) or any(k < 0 for k in state.big_cats_left):
-            add(FieldViolation("big_cats", "a region's Big Cat belongs to a seat (-1 = none)"))
-        if any(not -1 <= s < n for s in state.friends):
-            add(FieldViolation("friends", "a region's Friend is a seat (-1 = none)"))
-        if any(v < 0 for v in state.silfr) or any(v < 0 for v in state.scrolls):
-            add(FieldViolation("silfr", "Silfr and Scrolls cannot be negative"))
+        for r, row in enumerate(state.kittens):
+            if any(k < 0 for k in row):
+                add(FieldViolation(f"kittens[{r}]", "Kitten counts cannot be negative"))
+        for seat, k in enumerate(state.kittens_left):
+            if k < 0:
+                add(FieldViolation(f"kittens_left[{seat}]", "Kitten counts cannot be negative"))
+        for r, owner in enumerate(state.big_cats):
+            if not -1 <= owner < n:
+                add(FieldViolation(f"big_cats[{r}]", "a region's Big Cat belongs to a seat (-1 = none)"))
+        for seat, k in enumerate(state.big_cats_left):
+            if k < 0:
+                add(FieldViolation(f"big_cats_left[{seat}]", "Big Cat counts cannot be negative"))
+        for r, friend in enumerate(state.friends):
+            if not -1 <= friend < n:
+                add(FieldViolation(f"friends[{r}]", "a region's Friend is a seat (-1 = none)"))
+        for name, coins in (("silfr", state.silfr), ("scrolls", state.scrolls)):
+            for seat, v in enumerate(coins):
+                if v < 0:
+                    add(FieldViolation(f"{name}[{seat}]", "Silfr and Scrolls cannot be negative"))
         if problems:
             return problems
         for s in range(n):
@@ -1325,7 +1345,7 @@ class PaxVikingJunior:
             elif friend_of(state, r, state.friends[r]) != state.friends[r]:
                 add(
                     FieldViolation(
-                        f"regions[{r}].friend",
+                        f"friends[{r}]",
                         "must be the player with a Big Cat or the most Kittens there (on a tie, per the "
                         "kitten_tie option)",
                     )
