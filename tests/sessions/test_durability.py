@@ -184,7 +184,7 @@ def test_wait_replicas_acknowledges_a_move_only_once_a_replica_has_it() -> None:
                         ErrorCode.UNAVAILABLE,
                         "SESSION_WRITE_NOT_REPLICATED",
                     )
-                    assert err.metadata == {"acked_replicas": "0", "wanted_replicas": "1"}
+                    assert err.metadata == {"ackedReplicas": "0", "wantedReplicas": "1"}
                     with pytest.raises(LawspeakerError) as created:
                         await api.create_session(spb.CreateSessionRequest(game="valhalla", players=2), None)
                     assert created.value.reason == "SESSION_WRITE_NOT_REPLICATED"

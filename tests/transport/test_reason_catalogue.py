@@ -30,6 +30,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
+from lawspeaker import inbound
 from lawspeaker.access import Access, digest
 from lawspeaker.api import RulesApi
 from lawspeaker.catalogue import CONNECT, GENERAL, GRPC, REST
@@ -115,11 +116,17 @@ def _reason_of_answer(answer: dict[str, Any]) -> str | None:
     return None
 
 
+LOWER_CAMEL = re.compile(r"[a-z][a-zA-Z0-9]*")
+"""A key of a problem's metadata (ErrorInfo.metadata): lowerCamelCase, as every JSON name is (AIP-193)."""
+
+
 def _problem_reason(r: httpx.Response) -> str:
     doc = r.json()
     readable(str(doc["detail"]))
     for violation in doc.get("fieldViolations", ()):
         readable(str(violation["description"]))
+    for key in doc.get("metadata", {}):
+        assert LOWER_CAMEL.fullmatch(key), f"{doc['reason']}: metadata key {key!r} is not lowerCamelCase"
     return str(doc["reason"])
 
 
@@ -151,7 +158,16 @@ def rest_reason(http: httpx.Client, call: Call | Raw) -> str | None:
                         return str(json.loads(data_line.removeprefix("data: "))["reason"])
                 return None
         kwargs: dict[str, Any] = {"headers": headers}
-        if rpc.body == "*":
+        if rpc.body == "*" and inbound.json_kind_mismatch(data, rpc.method.input_type, strict=True):
+            # a value REST JSON cannot spell (an enum number the enum does not name, which proto3
+            # JSON writes as a number): the same request as REST's binary protobuf
+            kwargs["content"] = call.request.SerializeToString()
+            kwargs["headers"] = {
+                **headers,
+                "content-type": "application/x-protobuf",
+                "accept": "application/json",
+            }
+        elif rpc.body == "*":
             kwargs["json"] = data
         else:
             kwargs["params"] = {k: str(v) for k, v in data.items()}
@@ -771,7 +787,10 @@ def test_every_rule_reason_is_refused_with_its_rule_on_every_transport(
         rules_service_pb2.ValidateMoveRequest(game=game_id, state=state, move=move)
     )
     assert validated.violation.rule == rule
-    answered = env.http.post(
-        f"/v1/games/{game_id}:applyMove", json={"state": example["state"], "move": example["move"]}
+    request = rules_service_pb2.ApplyMoveRequest(state=state, move=move)
+    answered = env.http.post(  # binary protobuf: the example may hold an enum number REST JSON cannot spell
+        f"/v1/games/{game_id}:applyMove",
+        content=request.SerializeToString(),
+        headers={"content-type": "application/x-protobuf", "accept": "application/problem+json"},
     ).json()
     assert answered["metadata"]["rule"] == rule and answered["metadata"]["kind"] == "ILLEGAL_MOVE"

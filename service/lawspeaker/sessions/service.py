@@ -351,7 +351,7 @@ class SessionApi:
                     f"Too many new sessions from this client: at most {limits.create_burst} at once and "
                     f"{limits.create_per_minute:g} a minute. Try again in {max(wait, 0.001):.3g} s.",
                     metadata={
-                        "per_minute": f"{limits.create_per_minute:g}",
+                        "perMinute": f"{limits.create_per_minute:g}",
                         "burst": str(limits.create_burst),
                     },
                     retry_after=wait,
@@ -364,7 +364,7 @@ class SessionApi:
                 "SESSION_LIMIT_REACHED",
                 f"The service holds its maximum of {limits.max_sessions} live sessions: no new one can "
                 "start until a game is deleted or a session expires. Try again later.",
-                metadata={"max_sessions": str(limits.max_sessions)},
+                metadata={"maxSessions": str(limits.max_sessions)},
                 retry_after=wait,
             )
 

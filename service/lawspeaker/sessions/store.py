@@ -227,7 +227,7 @@ def not_replicated(what: str, acked: int, wanted: int, timeout_ms: int, then: st
         "SESSION_WRITE_NOT_REPLICATED",
         f"{what} on the Redis primary, but only {acked} of the {wanted} replica(s) this service waits "
         f"for confirmed it within {timeout_ms} ms: it would be lost if the primary failed now. {then}",
-        metadata={"acked_replicas": str(acked), "wanted_replicas": str(wanted)},
+        metadata={"ackedReplicas": str(acked), "wantedReplicas": str(wanted)},
     )
 
 
