@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,7 @@ async def serve(
     metrics_port: int = 0,
     bot_processes: int = DEFAULT_BOT_PROCESSES,
     bot_queue: int = DEFAULT_BOT_QUEUE,
+    public_url: str = "",
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -65,6 +67,8 @@ async def serve(
     ``metrics_on``: record metrics and serve ``/metrics``, on the HTTP port or, given
     ``metrics_port``, there (a worker's supervisor serves that port for every worker).
     ``bot_processes`` and ``bot_queue``: the bot pool (``lawspeaker.botpool``).
+    ``public_url``: the base URL clients reach the HTTP port at, which the OpenAPI document names as
+    its server (empty: the address each request for it was sent to).
     """
     from lawspeaker.api import RulesApi
     from lawspeaker.grpc_server import create_server
@@ -131,7 +135,13 @@ async def serve(
         await sessions.close()
         raise listen.grpc_unavailable(host, grpc_port, err) from None
     app: Any = observed(
-        create_app(api, sessions, cors_origins, metrics_route=metrics_on and not metrics_port)
+        create_app(
+            api,
+            sessions,
+            cors_origins,
+            metrics_route=metrics_on and not metrics_port,
+            public_url=public_url,
+        )
     )
     if telemetry is not None:
         app = telemetry.asgi(app)
@@ -293,6 +303,19 @@ def _origins(value: str) -> tuple[str, ...]:
     return tuple(o.strip() for o in value.split(",") if o.strip())
 
 
+def _public_url(value: str) -> str:
+    """A base URL as --public-url takes it: http(s), a host, perhaps a port and a path; no query."""
+    value = value.strip()
+    if not value:
+        return ""
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a base URL such as https://rules.example or http://10.0.0.5:8080/lawspeaker"
+        )
+    return value.rstrip("/")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lawspeaker", description="Rules as a service, over gRPC and REST.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -356,6 +379,14 @@ def parser() -> argparse.ArgumentParser:
         default=_origins(os.environ.get("LAWSPEAKER_CORS_ORIGINS", "")),
         help="comma-separated origins browsers may call from, e.g. https://app.example or * "
         "(env LAWSPEAKER_CORS_ORIGINS); empty: CORS off",
+    )
+    s.add_argument(
+        "--public-url",
+        type=_public_url,
+        default=os.environ.get("LAWSPEAKER_PUBLIC_URL", ""),  # argparse checks it with the type
+        help="the base URL clients reach the HTTP port at, e.g. https://rules.example (env "
+        "LAWSPEAKER_PUBLIC_URL): the OpenAPI document names it as its server, so that generated "
+        "clients call it; empty: the address each request for the document was sent to",
     )
     t = s.add_argument_group(
         "TLS",
@@ -535,6 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             metrics_port=args.metrics_port,
             bot_processes=args.bot_processes,
             bot_queue=args.bot_queue,
+            public_url=args.public_url,
         )
         if args.worker_of is not None:
             from lawspeaker import workers

@@ -20,6 +20,7 @@ from __future__ import annotations
 import array
 import functools
 import itertools
+import re
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
@@ -133,14 +134,50 @@ class _Field(NamedTuple):
     message_type: Any
 
 
-def _value_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] | None:
-    """What is wrong with the kind of one (non-null, non-repeated) value of a field, if anything."""
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+"""A 64-bit integer as the OpenAPI document spells it: a decimal numeral, no sign but ``-``, no
+leading zeros, no spaces (``int()`` takes more: ``+5``, ``007``, ``1_000``, other scripts' digits)."""
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+"""Bytes as the OpenAPI document spells them: standard base64 with its padding."""
+
+
+def _strict_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] | None:
+    """What is wrong with one value's spelling where proto3 JSON allows several and REST takes the
+    one its OpenAPI document gives (``json_kind_mismatch`` with ``strict``), if anything."""
+    cpp, typ = info.cpp, info.type
+    if typ in protojson.INT64_TYPES:
+        if _number(value):
+            return (
+                path,
+                'must be a decimal string such as "42" (a 64-bit integer is a JSON string), '
+                f"not {_kind(value)}",
+            )
+        if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+            return path, f'must be a decimal integer such as "42", not {_kind(value)}'
+    elif cpp in _INT_TYPES or cpp in _FLOAT_TYPES:
+        if isinstance(value, str):
+            return path, f"must be a JSON number, not {_kind(value)}"
+    elif cpp == FieldDescriptor.CPPTYPE_ENUM:
+        if _number(value):
+            return path, f"must be the name of a {info.field.enum_type.full_name} value, not {_kind(value)}"
+    elif typ == FieldDescriptor.TYPE_BYTES and isinstance(value, str) and not _BASE64.fullmatch(value):
+        return path, f"must be standard base64 with its padding, not {_kind(value)}"
+    return None
+
+
+def _value_mismatch(info: _Field, value: object, path: str, strict: bool = False) -> tuple[str, str] | None:
+    """What is wrong with the kind of one (non-null, non-repeated) value of a field, if anything;
+    with ``strict``, with its spelling too (``_strict_mismatch``)."""
     cpp = info.cpp
     f = info.field
     if cpp == FieldDescriptor.CPPTYPE_MESSAGE:
         if not isinstance(value, dict):
             return path, f"must be a JSON object, not {_kind(value)}"
-        return _message_mismatch(value, info.message_type, path)
+        return _message_mismatch(value, info.message_type, path, strict)
+    if strict:
+        found = _strict_mismatch(info, value, path)
+        if found is not None:
+            return found
     if cpp in _INT_TYPES:
         number: int | None = None
         if isinstance(value, str) and " " not in value:  # json_format reads it with int()
@@ -188,7 +225,7 @@ def _fields(desc: Any) -> dict[str, _Field] | None:
     return out
 
 
-def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, str] | None:
+def _message_mismatch(data: dict[Any, Any], desc: Any, path: str, strict: bool) -> tuple[str, str] | None:
     fields = _fields(desc)
     if fields is None:
         raise _LeftToJsonFormat  # well-known types have JSON forms of their own
@@ -200,7 +237,7 @@ def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, 
             continue  # null stands for the field's default
         at = f"{path}.{key}" if path else str(key)
         if not info.repeated:
-            found = _value_mismatch(info, value, at)
+            found = _value_mismatch(info, value, at, strict)
         elif not isinstance(value, list):
             found = at, f"must be a JSON array, not {_kind(value)}"
         else:
@@ -208,7 +245,7 @@ def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, 
             for i, item in enumerate(value):
                 if item is None:
                     raise _LeftToJsonFormat  # "null is not allowed ... in a repeated field"
-                found = _value_mismatch(info, item, f"{at}[{i}]")
+                found = _value_mismatch(info, item, f"{at}[{i}]", strict)
                 if found is not None:
                     break
         if found is not None:
@@ -216,7 +253,7 @@ def _message_mismatch(data: dict[Any, Any], desc: Any, path: str) -> tuple[str, 
     return None
 
 
-def json_kind_mismatch(data: dict[Any, Any], desc: Any) -> tuple[str, str] | None:
+def json_kind_mismatch(data: dict[Any, Any], desc: Any, strict: bool = False) -> tuple[str, str] | None:
     """The first value of ``data`` (a decoded JSON object) whose kind the proto3 JSON of message
     ``desc`` cannot hold (an array where an object belongs, an object for an integer, ...), as the
     path of its field and what is wrong, in words; None when json_format meets another error first.
@@ -226,8 +263,14 @@ def json_kind_mismatch(data: dict[Any, Any], desc: Any) -> tuple[str, str] | Non
     The walk visits the keys in the order sent, as json_format does, and stops where json_format
     has words of its own (an unknown field, a null in an array). A body with several faults may
     have another one named than json_format would name: each is a fault of the body.
+
+    With ``strict`` (REST bodies), a value must also be spelled as the OpenAPI document spells it,
+    where proto3 JSON reads several spellings: 32-bit integers and floating-point numbers as JSON
+    numbers, 64-bit integers as decimal strings, enum values by name, bytes as padded standard
+    base64. So a generated client has one type per field, and the document says exactly what the
+    service takes. ``null`` is still a field's default.
     """
     try:
-        return _message_mismatch(data, desc, "")
+        return _message_mismatch(data, desc, "", strict)
     except _LeftToJsonFormat:
         return None

@@ -19,7 +19,7 @@ The objects follow protobuf's semantics where the codecs can see them:
   as standard base64; defaults are left out; ``json_name`` spells the keys.
 
 Decoding takes only the canonical spelling: lowerCamel keys, enum names, 64-bit integers as
-strings or numbers, standard base64. Anything else (proto field names, ``null`` for a field without
+decimal strings, standard base64. Anything else (proto field names, ``null`` for a field without
 presence, numbers as strings, unknown fields) raises when decoded; two members of one oneof raise
 when the oneof is read (:class:`NotCanonical`). The caller then hands the body to the general path
 (``lawspeaker.protojson`` and ``json_format``), whose answer, or error, the client gets. Messages
@@ -42,7 +42,7 @@ from lawspeaker.protojson import INT32_TYPES, INT64_TYPES, INT_RANGES
 # Descriptors are typed loosely by the protobuf stubs (optional members, two implementations).
 Descriptor = Any
 
-_DIGITS = re.compile(r"-?[0-9]+")
+_DIGITS = re.compile(r"-?(?:0|[1-9][0-9]*)")  # canonical: no leading zeros
 
 
 class NotCanonical(ValueError):
@@ -282,10 +282,12 @@ def _enc_hook(value: Any) -> Any:
 
 def _dec_hook(typ: type, value: Any) -> Any:
     if isinstance(typ, type) and issubclass(typ, Int64):
+        # a decimal string only: a JSON number (which REST refuses and Connect takes) is for the
+        # general path to judge
         if type(value) is str and _DIGITS.fullmatch(value):
-            value = int(value)
-        if type(value) is int and typ.low <= value <= typ.high:
-            return uint64(value) if typ is UInt64 else int64(value)
+            number = int(value)
+            if typ.low <= number <= typ.high:
+                return uint64(number) if typ is UInt64 else int64(number)
         raise ValueError(f"not a {typ.__name__}")
     raise NotImplementedError(typ)
 

@@ -49,6 +49,13 @@ def schema_of(path: str, method: str = "post", status: str = "") -> dict[str, An
     return found
 
 
+def resolved(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema a reference names (itself, when it is none)."""
+    while "$ref" in schema:
+        schema = DOC["components"]["schemas"][schema["$ref"].removeprefix("#/components/schemas/")]
+    return schema
+
+
 def valid(schema: dict[str, Any], instance: Any) -> bool:
     root = {**schema, "components": DOC["components"]}
     return bool(jsonschema.Draft202012Validator(root).is_valid(instance))
@@ -70,7 +77,7 @@ def http() -> Iterator[httpx.Client]:
 
 def test_the_game_parameter_is_the_registry_and_each_game_has_its_own_operations() -> None:
     describe = DOC["paths"]["/v1/games/{game}"]["get"]
-    assert describe["parameters"][0]["schema"]["enum"] == GAMES
+    assert resolved(describe["parameters"][0]["schema"])["enum"] == GAMES
     assert "GAME_NOT_FOUND" in describe["responses"]["404"]["description"]
     for game in GAMES:
         for verb in VERBS:
@@ -81,20 +88,21 @@ def test_the_game_parameter_is_the_registry_and_each_game_has_its_own_operations
 
 
 def test_players_are_bounded_by_each_games_min_and_max_players() -> None:
-    by_game = {
-        alternative["$ref"].split(".")[-2]: alternative["$ref"]
-        for alternative in schema_of("/v1/sessions")["oneOf"]
-    }
+    create = schema_of("/v1/sessions")
     for game_id, entry in REGISTRY.items():
         game = entry.game
-        body = schema_of(f"/v1/games/{game_id}:new")
+        body = resolved(schema_of(f"/v1/games/{game_id}:new"))
         players = body["properties"]["players"]
         assert (players["minimum"], players["maximum"]) == (game.min_players, game.max_players)
         assert "players" in body["required"]
-        create = {"$ref": by_game[game_id]}
         assert valid(create, {"game": game_id, "players": game.max_players})
         assert not valid(create, {"game": game_id, "players": game.max_players + 1})
+        assert not valid(create, {"game": game_id, "players": game.min_players - 1})
         assert not valid(create, {"players": game.min_players})  # the game is required
+    other = next(g for g in GAMES if g != "valhalla")
+    assert not valid(create, {"game": "valhalla", "players": 2, "options": {camel(other): {}}})
+    assert valid(create, {"game": "valhalla", "players": 2, "options": {"valhalla": {}}})
+    assert not valid(create, {"game": "chess", "players": 2})
 
 
 def test_pax_viking_junior_seat_options_are_bounded_by_the_number_of_players() -> None:
@@ -116,7 +124,7 @@ def test_pax_viking_junior_seat_options_are_bounded_by_the_number_of_players() -
 
 
 def test_oneofs_are_exactly_one_or_at_most_one() -> None:
-    move, options = component("lawspeaker.v1.Move"), component("lawspeaker.v1.GameOptions")
+    move, options = component("Move"), component("GameOptions")
     cast = {"cast": {}}
     assert valid(move, {"valhalla": cast})
     assert not valid(move, {})  # a move is of one game
@@ -125,9 +133,23 @@ def test_oneofs_are_exactly_one_or_at_most_one() -> None:
     assert not valid(move, {"valhalla": {**cast, "moveShip": {"ship": 1, "to": 2}}})
     assert valid(options, {}) and valid(options, {"penki": {}})  # options: at most one game's
     assert not valid(options, {"valhalla": {}, "penki": {}})
-    valhalla_move = component("lawspeaker.v1.valhalla.Move")
+    valhalla_move = component("MoveValhalla")
     assert valid(valhalla_move, {"valhalla": cast})
     assert not valid(valhalla_move, {"penki": {"pass": {}}})  # a Valhalla operation takes no other
+    # null is a member's default (unset), as proto3 JSON reads it: it sets no member
+    assert valid(move, {"valhalla": cast, "penki": None})
+    assert valid(options, {"valhalla": None, "penki": {}})
+    assert not valid(move, {"valhalla": {"cast": {}, "moveShip": {"ship": 1, "to": 2}}, "penki": None})
+
+
+def test_a_oneof_member_that_is_null_is_unset_over_rest(http: httpx.Client) -> None:
+    """What the document says of null in a oneof, the service does (proto3 JSON: null is unset)."""
+    created = http.post("/v1/sessions", json={"game": "valhalla", "players": 2}).json()
+    seat = {"Authorization": f"Bearer {created['seatTokens'][0]['token']}"}
+    url = f"/v1/sessions/{created['session']['session']}:validateMove"
+    body = {"move": {"valhalla": {"cast": {}, "moveShip": None}, "penki": None}}
+    assert valid(schema_of("/v1/sessions/{session}:validateMove"), body)
+    assert http.post(url, json=body, headers=seat).json() == {"valid": True}
 
 
 # --------------------------------------------------------------------------- the server's own answers
@@ -222,9 +244,10 @@ def descriptor_field(message: str, name: str) -> descriptor.FieldDescriptor:
 
 def test_bounds_and_patterns_are_the_servers(http: httpx.Client) -> None:
     state = _state(http)
-    rng = component("lawspeaker.v1.RngState")
+    rng = component("RngState")
     limit = openapi.BOUNDS["lawspeaker.v1.RngState.counter"][1]
-    for counter, ok in ((limit, True), (limit + 1, False), (str(limit), True), (str(limit + 1), False)):
+    # a 64-bit integer is a decimal string (a JSON number is refused over REST)
+    for counter, ok in ((limit, False), (str(limit), True), (str(limit + 1), False), ("01", False)):
         at = {**state, "rng": {**state["rng"], "counter": counter}}
         assert valid(rng, at["rng"]) is ok
         assert (http.post("/v1/games/valhalla:legalMoves", json={"state": at}).status_code == 200) is ok
@@ -248,6 +271,11 @@ def test_the_options_every_game_describes_take_their_zero_value_as_the_default(h
         body = {"players": entry.game.min_players, "options": {options_json(member): zeros}}
         assert valid(schema_of(f"/v1/games/{game}:new"), body), game
         assert http.post(f"/v1/games/{game}:new", json=body).status_code == 200, game
+
+
+def camel(member: str) -> str:
+    head, *rest = member.split("_")
+    return head + "".join(part.capitalize() for part in rest)
 
 
 def options_json(member: str) -> str:
@@ -366,7 +394,7 @@ def test_enums_the_document_never_leaves_unset_are_the_ones_the_codecs_refuse_un
     http: httpx.Client,
 ) -> None:
     assert _refused_unset() | _levels_refused_unset(http) == openapi.NONZERO_ENUMS
-    phase = DOC["components"]["schemas"]["lawspeaker.v1.ValhallaState"]
+    phase = DOC["components"]["schemas"]["ValhallaState"]
     assert (
         "phase" in phase["required"]
         and "VALHALLA_PHASE_UNSPECIFIED" not in phase["properties"]["phase"]["enum"]
@@ -399,13 +427,14 @@ async def _no_physical_dice() -> dict[str, str]:
 
 def test_the_setups_without_physical_dice_are_the_ones_the_server_refuses() -> None:
     assert asyncio.run(_no_physical_dice()) == openapi.NO_PHYSICAL_DICE
-    penki = component("lawspeaker.v1.penki.CreateSessionRequest")
+    penki = component("CreateSessionRequest")
     random_pairs = {
         "game": "penki",
         "players": 2,
         "options": {"penki": {"setup": "PENKI_SETUP_RANDOM_PAIRS"}},
     }
     assert valid(penki, random_pairs) and not valid(penki, {**random_pairs, "physicalDice": True})
+    assert valid(penki, {**random_pairs, "physicalDice": None})  # null: false, its default
     assert valid(penki, {"game": "penki", "players": 2, "physicalDice": True})
 
 
@@ -444,6 +473,14 @@ def test_the_hooks_allow_only_refusals_json_schema_cannot_express() -> None:
     penki_move = {"move": {"penki": {"pass": {}}}}
     assert allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move.valhalla"), penki_move, "valhalla.x")
     assert not allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move.penki"), penki_move, "penki.x")
+    no_action = {"move": {"valhalla": {"cast": None, "moveShip": None}}}
+    assert allowed("ApplyMove_valhalla", problem("MOVE_REQUIRED", "move.valhalla"), no_action)
+    assert allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move.valhalla"), no_action, "valhalla.x")
+    assert allowed("SessionApplyMove", problem("MOVE_REQUIRED", "move"), {"move": {"penki": None}}, "penki.x")
+    assert not allowed(
+        "ApplyMove_valhalla", problem("MOVE_REQUIRED", "move.valhalla"), {"move": {"valhalla": {}}}
+    )
+    assert allowed("ApplyMove_valhalla", problem("INVALID_STATE", "state.valhalla.ships"), {})  # still there
     assert allowed("UndoMove", problem("ETAG_REQUIRED", "etag"), {})
     assert not allowed("GetSession", problem("ETAG_REQUIRED", "etag"), {})
 
@@ -463,17 +500,159 @@ def test_the_document_names_every_refusal_the_hooks_allow() -> None:
             assert all(reason in op["responses"]["400"]["description"] for reason in reasons), (rpc, reasons)
 
 
-def test_the_hooks_take_only_the_proto3_json_spellings_the_document_leaves_out() -> None:
-    lenient = _hooks().only_lenient_spellings
-    body = schema_of("/v1/games/valhalla:new")
-    assert lenient({"players": 2, "seed": None}, body, DOC)  # null: the default
-    assert lenient({"players": 2, "options": {"valhalla": {"start": 2}}}, body, DOC)  # an enum number
-    # json_format's own leniencies are refused by the service, so the hooks allow none of them
-    assert not lenient({"players": 2, "options": {"valhalla": {"start": True}}}, body, DOC)
-    assert not lenient({"players": 2, "options": ""}, body, DOC)
-    assert not lenient({"players": 2, "options": []}, body, DOC)
-    assert not lenient({"players": 2, "options": "x"}, body, DOC)
-    assert not lenient({"players": 2, "options": {"valhalla": {"start": 9}}}, body, DOC)
-    assert not lenient({"players": 2, "seed": None, "extra": 1}, body, DOC)
-    assert not lenient({"players": 2, "options": {"valhalla": {"doubles": 1}}}, body, DOC)
-    assert not lenient({"players": 2}, body, DOC)  # valid already: nothing to allow
+# --------------------------------------------------------------------------- spellings and null
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "field"),
+    [
+        ("/v1/games/valhalla:new", {"players": 2, "seed": 42}, "seed"),  # 64-bit: a decimal string
+        ("/v1/games/valhalla:new", {"players": 2, "seed": "042"}, "seed"),
+        ("/v1/games/valhalla:new", {"players": "2"}, "players"),  # 32-bit: a JSON number
+        (
+            "/v1/games/valhalla:new",
+            {"players": 2, "options": {"valhalla": {"start": 1}}},
+            "options.valhalla.start",
+        ),
+        ("/v1/sessions", {"game": "valhalla", "players": 2, "seed": 7}, "seed"),
+    ],
+)
+def test_rest_takes_the_spelling_the_document_gives_and_names_the_field_of_another(
+    http: httpx.Client, url: str, body: dict[str, Any], field: str
+) -> None:
+    """proto3 JSON reads several spellings of some values (a 64-bit integer as a number, an integer
+    as a string, an enum value by number); REST takes the one its document gives, so that a generated
+    client has one type per field and the document is exact. Connect takes them all, as its
+    protocol says."""
+    assert not valid(schema_of(url), body)
+    refused = http.post(url, json=body)
+    assert refused.status_code == 400, refused.text
+    problem = refused.json()
+    assert problem["reason"] == "INVALID_FIELD_VALUE"
+    assert [v["field"] for v in problem["fieldViolations"]] == [field]
+    assert field in problem["detail"]
+    if url.startswith("/v1/games/"):
+        connect = http.post(
+            "/lawspeaker.v1.RulesService/NewGame",
+            json={"game": "valhalla", **body},
+            headers={"connect-protocol-version": "1"},
+        )
+        assert connect.status_code == 200, connect.text
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        ("/v1/games/valhalla:new", {"players": 2, "seed": None, "options": None}),
+        ("/v1/games/valhalla:new", {"players": 2, "options": {"valhalla": {"start": None, "doubles": None}}}),
+        ("/v1/games/penki:new", {"players": 2, "options": {"penki": None}}),
+        ("/v1/sessions", {"game": "penki", "players": 2, "physicalDice": None, "bots": None, "seed": None}),
+    ],
+)
+def test_null_is_a_fields_default_in_the_document_as_in_the_service(
+    http: httpx.Client, url: str, body: dict[str, Any]
+) -> None:
+    """proto3 JSON reads null as a field's default: the document says so for every field a request
+    may leave unset (not for a required one, nor for a list's entries)."""
+    assert valid(schema_of(url), body)
+    assert http.post(url, json=body).status_code == 200
+    assert not valid(schema_of(url), {**body, "players": None})  # required: null is 0 players
+    assert http.post(url, json={**body, "players": None}).status_code == 400
+
+
+def test_a_nested_null_in_a_state_is_the_fields_default(http: httpx.Client) -> None:
+    state = _state(http)
+    state["valhalla"]["ply"] = None
+    body = {"state": state}
+    assert valid(schema_of("/v1/games/valhalla:legalMoves"), body)
+    assert http.post("/v1/games/valhalla:legalMoves", json=body).status_code == 200
+    answer = http.post("/v1/games/valhalla:new", json={"players": 2}).json()
+    assert None not in _values(answer)  # answers never write null
+
+
+def _values(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _values(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _values(v)
+    else:
+        yield value
+
+
+# --------------------------------------------------------------------------- what generators read
+
+
+def _walk(value: Any, path: str = "#") -> Iterator[tuple[str, Any]]:
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, f"{path}/{i}")
+
+
+VALIDATION_ONLY = ("dependentSchemas", "if", "then", "else", "contentSchema")
+"""Keywords generators do not turn into types: what the document says beyond the types lives there."""
+
+
+def test_the_document_has_the_shapes_generators_read_as_types() -> None:
+    """openapi-generator, openapi-python-client and openapi-typescript type every schema outside the
+    validation-only keywords: no boolean schema (openapi-python-client refuses them), no oneOf,
+    allOf or not (they become wrapper types or break generation), every message a plain object, one
+    media type per body (a response typed JSON-or-string otherwise)."""
+    for path, value in _walk(DOC):
+        if any(f"/{k}/" in path + "/" for k in VALIDATION_ONLY):
+            continue
+        if isinstance(value, dict) and ("/schema" in path or path.startswith("#/components/schemas")):
+            assert not {"oneOf", "allOf", "not"} & set(value), path
+        assert not (isinstance(value, bool) and path.rsplit("/", 1)[-1] in ("properties", "items")), path
+    for name, schema in DOC["components"]["schemas"].items():
+        for prop, sub in schema.get("properties", {}).items():
+            assert not isinstance(sub, bool), (name, prop)
+        if "anyOf" in schema:
+            raise AssertionError(f"{name}: anyOf at a schema's top")
+    for item in DOC["paths"].values():
+        for op in item.values():
+            for status, response in op["responses"].items():
+                assert len(response.get("content", {})) <= 1, (op["operationId"], status)
+            if "requestBody" in op:
+                assert list(op["requestBody"]["content"]) == ["application/json"], op["operationId"]
+                assert "$ref" in op["requestBody"]["content"]["application/json"]["schema"]
+
+
+def test_every_schema_is_named_for_what_it_is_and_no_two_fold_into_one_class() -> None:
+    names = list(DOC["components"]["schemas"])
+    folded = ["".join(c for c in n if c.isalnum()).lower() for n in names]
+    assert len(set(folded)) == len(folded)
+    assert all(re.fullmatch(r"[A-Z][A-Za-z0-9]*", n) for n in names), names
+    files = {
+        f
+        for m in (pb, spb)
+        for f in (m.DESCRIPTOR, *m.DESCRIPTOR.dependencies, *game_pb2.DESCRIPTOR.dependencies)
+    }
+    contract = {
+        d.name for f in files for d in (*f.message_types_by_name.values(), *f.enum_types_by_name.values())
+    }
+    per_game = {f"{n}{''.join(p.capitalize() for p in g.split('_'))}" for n in contract for g in GAMES}
+    extra = {"Problem", "FieldViolation", "Reason", "GameId", "Health", "HealthDetails", "WatchSessionEvent"}
+    assert set(names) <= contract | per_game | extra, set(names) - (contract | per_game | extra)
+
+
+def test_the_served_document_names_the_public_url_or_where_it_was_asked_for() -> None:
+    from litestar.testing import TestClient
+
+    from lawspeaker.http.app import create_app
+
+    with TestClient(create_app()) as client:
+        served = client.get("/schema/openapi.json").json()
+        assert [s["url"] for s in served["servers"]] == ["http://testserver.local"]
+    with TestClient(create_app(public_url="https://rules.example/lawspeaker")) as client:
+        served = client.get("/schema").json()
+        assert [s["url"] for s in served["servers"]] == ["https://rules.example/lawspeaker"]
+        assert {k: v for k, v in served.items() if k != "servers"} == {
+            k: v for k, v in DOC.items() if k != "servers"
+        }
+    assert [s["url"] for s in DOC["servers"]] == list(openapi.DEFAULT_SERVERS)

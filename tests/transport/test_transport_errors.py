@@ -117,18 +117,31 @@ def test_json_wrong_type(http: httpx.Client) -> None:
 def test_every_proto3_json_spelling_gets_the_same_answer(
     stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client
 ) -> None:
-    """Canonical JSON takes the msgspec path (lawspeaker.wire); other valid spellings (proto field
-    names, enum numbers, numbers as strings) take the general one. Both answer alike."""
+    """Canonical JSON takes the msgspec path (lawspeaker.wire); other valid spellings take the general
+    one. Both answer alike: over REST, proto field names and nulls (the spellings the OpenAPI document
+    leaves to the proto3 JSON mapping), over Connect every proto3 JSON spelling (enum numbers,
+    numbers as strings, 64-bit integers as numbers too)."""
     state = json_format.MessageToDict(new_state(stub))
     canonical = {"state": state, "move": {"valhalla": {"cast": {}}}}
     spelled = json.loads(json.dumps(canonical).replace('"rulesVersion"', '"rules_version"'))
-    phase = spelled["state"]["valhalla"]["phase"]
-    spelled["state"]["valhalla"]["phase"] = valhalla_pb2.ValhallaPhase.Value(phase)  # by number
-    spelled["state"]["valhalla"]["ships"][0]["number"] = "1"
+    spelled["state"]["valhalla"]["options"]["doubles"] = None  # null: its default, false
     answers = [http.post("/v1/games/valhalla:applyMove", json=body) for body in (canonical, spelled)]
     assert [r.status_code for r in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
     json_format.ParseDict(answers[0].json(), pb.ApplyMoveResponse())  # proto3 JSON, nothing unknown
+    lenient = json.loads(json.dumps(spelled))
+    phase = lenient["state"]["valhalla"]["phase"]
+    lenient["state"]["valhalla"]["phase"] = valhalla_pb2.ValhallaPhase.Value(phase)  # by number
+    lenient["state"]["valhalla"]["ships"][0]["number"] = "1"
+    lenient["state"]["rng"]["counter"] = int(lenient["state"]["rng"].get("counter", "0"))
+    connect = http.post(
+        "/lawspeaker.v1.RulesService/ApplyMove",
+        json={"game": "valhalla", **lenient},
+        headers={"connect-protocol-version": "1"},
+    )
+    assert connect.status_code == 200 and connect.json() == answers[0].json()
+    refused = problem(http.post("/v1/games/valhalla:applyMove", json=lenient), 400)  # not REST's spelling
+    assert refused["reason"] == "INVALID_FIELD_VALUE"
 
     both_members = {"state": state, "move": {"valhalla": {"cast": {}, "moveShip": {"ship": 1, "to": 2}}}}
     doc = problem(http.post("/v1/games/valhalla:applyMove", json=both_members), 400)
@@ -331,19 +344,26 @@ def test_schema(http: httpx.Client) -> None:
     for path in ("/schema", "/schema/openapi.json"):
         r = http.get(path)
         assert r.status_code == 200
-        assert r.json() == doc
+        served = r.json()  # naming where it was asked for as its server
+        assert served.pop("servers") == [
+            {"description": "This service", "url": str(http.base_url).rstrip("/")}
+        ]
+        assert served == {k: v for k, v in doc.items() if k != "servers"}
     ops = {op["operationId"] for item in doc["paths"].values() for op in item.values()}
     # the POSTs once per game (their bodies are that game's): tests/transport/test_openapi_exact.py
     assert {"ListGames", "DescribeGame", "NewGame_valhalla", "LegalMoves_valhalla", "ApplyMove_penki"} <= ops
     new = doc["paths"]["/v1/games/valhalla:new"]["post"]
-    body = new["requestBody"]["content"]["application/json"]["schema"]
-    assert "game" not in body["properties"] and "players" in body["properties"]
-    assert body["properties"]["seed"]["type"] == ["string", "integer"]
     schemas = doc["components"]["schemas"]
-    ship = schemas["lawspeaker.v1.ValhallaShip"]["properties"]
+    assert new["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/NewGameRequestValhalla"
+    }
+    body = schemas["NewGameRequestValhalla"]
+    assert "game" not in body["properties"] and "players" in body["properties"]
+    assert body["properties"]["seed"]["type"] == ["string", "null"]  # 64-bit: a decimal string; null: unset
+    ship = schemas["ValhallaShip"]["properties"]
     assert "underRepair" in ship
-    assert schemas["lawspeaker.v1.RngState"]["properties"]["seed"]["contentEncoding"] == "base64"
-    assert "VALHALLA_COLOUR_DARK" in schemas["lawspeaker.v1.ValhallaColour"]["enum"]
+    assert schemas["RngState"]["properties"]["seed"]["pattern"]  # base64 of 32 bytes
+    assert "VALHALLA_COLOUR_DARK" in schemas["ValhallaColour"]["enum"]
     assert "Problem" in schemas
     assert openapi_document() == doc  # deterministic
 

@@ -135,8 +135,9 @@ def test_no_game_reason_reuses_a_general_reason_with_another_meaning() -> None:
 
 
 def test_the_openapi_problem_reason_is_the_enum_of_every_reason() -> None:
-    problem = openapi_document()["components"]["schemas"]["Problem"]
-    assert problem["properties"]["reason"]["enum"] == all_reasons()
+    schemas = openapi_document()["components"]["schemas"]
+    assert schemas["Problem"]["properties"]["reason"]["$ref"] == "#/components/schemas/Reason"
+    assert schemas["Reason"]["enum"] == all_reasons()
 
 
 def test_docs_errors_md_is_current() -> None:

@@ -71,6 +71,7 @@ def create_app(
     cors_origins: Sequence[str] = (),
     access: Access | None = None,
     metrics_route: bool = True,
+    public_url: str = "",
 ) -> Litestar:
     """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP, as
     REST and as the Connect protocol (``lawspeaker.http.connect``), ``/healthz`` and ``/schema``.
@@ -78,7 +79,8 @@ def create_app(
     ``cors_origins`` (e.g. ``["https://app.example"]`` or ``["*"]``) turns CORS on for those origins.
     ``access`` (default: the sessions' ``limits.access``) says which calls need an API key and which
     proxies are trusted (``lawspeaker.guard``). ``metrics_route``: serve ``GET /metrics`` (while
-    metrics are on; ``--metrics-port`` serves them elsewhere).
+    metrics are on; ``--metrics-port`` serves them elsewhere). ``public_url``: the base URL the
+    OpenAPI document names as its server (empty: the address each request for it was sent to).
     """
     if access is None:
         access = sessions.limits.access if sessions is not None else Access()
@@ -111,9 +113,13 @@ def create_app(
             metrics.render(), media_type=metrics.CONTENT_TYPE, headers={"Cache-Control": "no-store"}
         )
 
+    def servers(request: Request[Any, Any, Any]) -> tuple[str, ...]:
+        """Where the document says the API is: --public-url, else where this request was sent."""
+        return (public_url,) if public_url else (str(request.base_url).rstrip("/"),)
+
     @get(["/schema", "/schema/openapi.json"])
-    async def schema() -> Response[bytes]:
-        return Response(openapi_bytes(), media_type="application/vnd.oai.openapi+json")
+    async def schema(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return Response(openapi_bytes(servers(request)), media_type="application/vnd.oai.openapi+json")
 
     rest_handlers = [
         *rules_handlers(rules, fast),
@@ -121,7 +127,7 @@ def create_app(
         health_details,
         *((metrics_route_handler,) if metrics_route else ()),
         schema,
-        *docs_handlers(),
+        *docs_handlers(servers),
         *play_handlers(),
         *(session_handlers(sessions) if sessions is not None else ()),
     ]

@@ -31,7 +31,9 @@ def wants_protobuf(request: Request[Any, Any, Any], request_was_protobuf: bool) 
 
 def accepts_protobuf(accept: str, request_was_protobuf: bool) -> bool:
     """Whether an ``Accept`` header asks for binary protobuf (unsaid: as the request came)."""
-    if not accept or accept == "*/*" or accept == JSON:
+    if accept == JSON:  # the usual header, decided first
+        return False
+    if not accept or accept == "*/*":
         return request_was_protobuf
     for part in accept.split(","):
         media = bare_media_type(part)
@@ -91,8 +93,12 @@ def parse_error(cls: type[Message], err: json_format.ParseError, data: dict[str,
     return LawspeakerError(ErrorCode.MALFORMED, reason, detail, (FieldViolation(where, description),))
 
 
-def decode_request(cls: type[Message], body: bytes, content_type: str) -> tuple[Message, bool]:
-    """The request message and whether it came as binary protobuf."""
+def decode_request(
+    cls: type[Message], body: bytes, content_type: str, strict: bool = False
+) -> tuple[Message, bool]:
+    """The request message and whether it came as binary protobuf. ``strict`` (REST): a JSON body's
+    values must be spelled as the OpenAPI document spells them (``inbound.json_kind_mismatch``);
+    Connect takes every proto3 JSON spelling, as its protocol says."""
     media = bare_media_type(content_type) if content_type else ""
     if media in PROTOBUF_TYPES:
         return inbound.parse_protobuf(cls, body), True
@@ -120,7 +126,7 @@ def decode_request(cls: type[Message], body: bytes, content_type: str) -> tuple[
             f"The request body must be a JSON object (the proto3 JSON of {cls.DESCRIPTOR.full_name}).",
             (FieldViolation("body", "must be a JSON object"),),
         )
-    mismatch = inbound.json_kind_mismatch(data, cls.DESCRIPTOR)  # what json_format would let pass
+    mismatch = inbound.json_kind_mismatch(data, cls.DESCRIPTOR, strict)  # what json_format would let pass
     if mismatch is not None:  # (true for an enum, "" or [] for a message) or word in Python's terms
         raise _kind_error(cls, *mismatch)
     try:

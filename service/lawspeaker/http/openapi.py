@@ -25,7 +25,8 @@ from google.protobuf import descriptor
 from lawspeaker import proto_comments
 from lawspeaker.codec import Entry
 from lawspeaker.games import core
-from lawspeaker.http.media import JSON, PROBLEM_JSON, PROTOBUF_TYPES
+from lawspeaker.http.media import JSON, PROBLEM_JSON
+from lawspeaker.http.problems import PROBLEM_BASE
 from lawspeaker.http.routes import (
     API_VERSION,
     IF_MATCH_RPCS,
@@ -73,20 +74,16 @@ def _numerals_up_to(n: int) -> str:
 
 
 def _integer(low: int, high: int, fmt: str) -> dict[str, Any]:
-    """An integer field between ``low`` and ``high``; a 64-bit one may also be a decimal string, as
-    proto3 JSON writes it (and as a JavaScript client must send values beyond 2**53)."""
+    """An integer field between ``low`` and ``high``. A 64-bit one is a decimal string, as proto3
+    JSON writes it (a JavaScript number cannot hold every 64-bit value), bounded by its pattern: a
+    JSON number there is refused over REST (``lawspeaker.inbound``), so that a generated client has
+    one type for it, ``string``."""
     if fmt not in ("int64", "uint64"):
         return {"type": "integer", "format": fmt, "minimum": low, "maximum": high}
     numeral = _numerals_up_to(high) if low >= 0 else f"-?{_numerals_up_to(-low)}"
     if low < 0 and high != -low:
         numeral = f"(?:-{_numerals_up_to(-low)}|{_numerals_up_to(high)})"
-    return {
-        "type": ["string", "integer"],
-        "format": fmt,
-        "minimum": low,
-        "maximum": high,
-        "pattern": f"^{numeral}$",
-    }
+    return {"type": "string", "format": fmt, "pattern": f"^{numeral}$"}
 
 
 BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
@@ -142,38 +139,37 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "fieldViolations": {
             "type": "array",
             "description": "The request fields at fault.",
-            "items": {
-                "type": "object",
-                "required": ["field", "description"],
-                "properties": {
-                    "field": {
-                        "type": "string",
-                        "description": "The path of the field, with the JSON field names of a JSON body "
-                        "(move.valhalla.moveShip.ship, players[2].coins) and the proto field names of "
-                        "a binary protobuf one (move.valhalla.move_ship.ship); a header by its name "
-                        "(If-Match).",
-                    },
-                    "description": {"type": "string", "description": "What is wrong with it."},
-                },
-            },
+            "items": {"$ref": REF + "FieldViolation"},
         },
         "metadata": {
             "type": "object",
             "additionalProperties": {"type": "string"},
-            "description": "The ErrorInfo metadata: the error kind under 'kind' (MALFORMED, "
-            "INVALID_STATE, ILLEGAL_MOVE, ...), and by reason: 'rule' (the anchor of the rule a refused "
-            "move breaks), 'etag' (a session's current version), ...",
+            "description": "The ErrorInfo metadata, keys in lowerCamelCase: the error kind under 'kind' "
+            "(MALFORMED, INVALID_STATE, ILLEGAL_MOVE, ...), and by reason: 'rule' (the anchor of the rule a "
+            "refused move breaks), 'etag' (a session's current version), 'perMinute' and 'burst' (a rate "
+            "limit), ...",
         },
     },
 }
 
 
-def _problem_schema() -> dict[str, Any]:
-    """PROBLEM_SCHEMA with ``reason`` as the enum of every reason (``lawspeaker.catalogue``)."""
+def _reason_schema() -> dict[str, Any]:
+    """Every reason a problem may give (``lawspeaker.catalogue``), as one enum."""
     from lawspeaker.catalogue import all_reasons
 
+    return {
+        "type": "string",
+        "enum": all_reasons(),
+        "description": "A stable UPPER_SNAKE reason for a refusal (google.rpc.ErrorInfo.reason); "
+        "docs/errors.md gives each one's status and meaning.",
+    }
+
+
+def _problem_schema() -> dict[str, Any]:
+    """PROBLEM_SCHEMA with ``reason`` one of every reason (the ``Reason`` schema)."""
     schema = copy.deepcopy(PROBLEM_SCHEMA)
-    schema["properties"]["reason"]["enum"] = all_reasons()
+    schema["properties"]["reason"] = {"$ref": REF + "Reason", **schema["properties"]["reason"]}
+    del schema["properties"]["reason"]["type"]
     return schema
 
 
@@ -211,6 +207,11 @@ SENT: dict[str, tuple[str, ...]] = {
     "lawspeaker.v1.GetSessionResponse": ("session",),
     "lawspeaker.v1.SessionApplyMoveResponse": ("session",),
     "lawspeaker.v1.UndoMoveResponse": ("session", "undone"),
+    "lawspeaker.v1.DescribeGameResponse": ("info",),
+    "lawspeaker.v1.GameInfo": ("id", "title", "min_players", "max_players", "rules_version"),
+    "lawspeaker.v1.Session": ("session", "game", "players", "etag"),  # an etag is never empty
+    "lawspeaker.v1.SeatToken": ("token",),
+    "lawspeaker.v1.SessionLegalMovesResponse": ("etag",),
 }
 """Response fields the server always sends (proto3 JSON leaves out only fields at their zero value),
 so that a typed client need not check for them."""
@@ -321,16 +322,76 @@ def _doc(full_name: str) -> str:
     return proto_comments.comments().get(full_name) or f"Protobuf {full_name}."
 
 
-class _SchemaBuilder:
-    """The JSON Schemas of the contract's messages, as components.
+def pascal(member: str) -> str:
+    """A game's member name as it ends a per-game schema name: ``pax_penning`` -> ``PaxPenning``."""
+    return "".join(part.capitalize() for part in member.split("_"))
 
-    A message that holds a game oneof (directly or below) has, besides its general schema, one per
-    game (``lawspeaker.v1.valhalla.GameState``): the oneof then has that game's member only, so an
-    operation on one game takes and gives that game's states, moves and options and no other."""
+
+NULL: dict[str, Any] = {"type": "null"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` that also takes ``null``, which proto3 JSON reads as the field's default.
+
+    A reference becomes ``anyOf: [ref, null]``, the form every generator reads as an optional type
+    (``X | null``, ``Optional[X]``); a scalar or array type gains ``"null"`` in its type list."""
+    if "$ref" in schema:
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        return {"anyOf": [{"$ref": schema["$ref"]}, NULL], **rest}
+    kind = schema.get("type")
+    if kind is None:  # google.protobuf.Value: anything, null included
+        return schema
+    out = dict(schema)
+    out["type"] = [*kind, "null"] if isinstance(kind, list) else [kind, "null"]
+    if "enum" in out:
+        out["enum"] = [*out["enum"], None]
+    return out
+
+
+@functools.cache
+def request_messages() -> frozenset[str]:
+    """The messages a request can hold (every RPC's input type and what its fields reach): their
+    fields take ``null``. A message found only in answers does not: the service never writes null."""
+    found: set[str] = set()
+
+    def walk(desc: descriptor.Descriptor) -> None:
+        if desc.full_name in found or desc.full_name in _WELL_KNOWN:
+            return
+        found.add(desc.full_name)
+        for f in desc.fields:
+            if f.message_type is not None:
+                walk(f.message_type)
+
+    for rpc in (*RPCS, *SESSION_RPCS):
+        walk(rpc.method.input_type)
+    return frozenset(found)
+
+
+def _real_oneofs(desc: descriptor.Descriptor) -> list[descriptor.OneofDescriptor]:
+    """The oneofs of ``desc`` that are oneofs (not the synthetic one of a proto3 ``optional``)."""
+    return [o for o in desc.oneofs if not o.name.startswith("_")]
+
+
+class _SchemaBuilder:
+    """The JSON Schemas of the contract's messages, as components named for what they are.
+
+    A message's schema is named as the message (``ValhallaMove``, ``GameState``). A message that
+    holds a game oneof (directly or below) has, besides that schema, one per game named with the
+    game's name after it (``GameStateValhalla``, ``NewGameRequestValhalla``): the oneof then has that
+    game's member only, so an operation on one game takes and gives that game's states, moves and
+    options and no other, and a generated client has a type that says so.
+
+    Generators are the first readers (openapi-generator, openapi-python-client, openapi-typescript):
+    every schema of a message is a plain object whose properties are its fields, and what JSON
+    Schema says beyond the types (at most one member of a oneof, bounds that depend on the number
+    of players, ...) is said in keywords generators do not turn into types: ``dependentSchemas``,
+    ``minProperties`` and ``if``/``then`` inside them, never ``oneOf``/``allOf`` over a message or a
+    boolean schema."""
 
     def __init__(self) -> None:
         self.schemas: dict[str, dict[str, Any]] = {}
         self._per_game: dict[str, bool] = {}
+        self._names: dict[str, str] = {}  # generated class name (folded) -> schema name
 
     def per_game(self, desc: descriptor.Descriptor) -> bool:
         """Whether ``desc`` holds a game oneof, directly or below."""
@@ -343,16 +404,38 @@ class _SchemaBuilder:
             self._per_game[desc.full_name] = found
         return found
 
+    def add(self, name: str, schema: dict[str, Any]) -> dict[str, str]:
+        """Register a component; names that a generator would fold into one class are refused."""
+        folded = "".join(c for c in name if c.isalnum()).lower()
+        other = self._names.setdefault(folded, name)
+        if other != name:
+            raise ValueError(f"schemas {other!r} and {name!r} would be one class in a generated client")
+        self.schemas[name] = schema
+        return {"$ref": REF + name}
+
     def message(self, desc: descriptor.Descriptor, game: str | None = None) -> dict[str, Any]:
         """A reference to the schema of ``desc`` (as ``game`` uses it, when given and it matters)."""
         if desc.full_name in _WELL_KNOWN:
             return dict(_WELL_KNOWN[desc.full_name])
         if game is not None and not self.per_game(desc):
             game = None
-        name = desc.full_name if game is None else f"{desc.file.package}.{game}.{desc.name}"
+        name = desc.name if game is None else desc.name + pascal(game)
         if name not in self.schemas:
-            self.schemas[name] = {}  # placeholder against recursion
+            self.add(name, {})  # placeholder against recursion
             self.schemas[name] = self.object_schema(desc, (), game)
+        return {"$ref": REF + name}
+
+    def body(self, desc: descriptor.Descriptor, skip: Sequence[str], game: str | None) -> dict[str, Any]:
+        """A reference to the schema of a request body: ``desc`` without the path's fields."""
+        if game is not None and not self.per_game(desc):
+            game = None
+        name = desc.name if game is None else desc.name + pascal(game)
+        if name not in self.schemas:
+            self.add(name, {})
+            schema = self.object_schema(desc, skip, game)
+            if skip:
+                schema["description"] += " (" + ", ".join(skip) + ": in the path.)"
+            self.schemas[name] = schema
         return {"$ref": REF + name}
 
     def object_schema(
@@ -360,75 +443,95 @@ class _SchemaBuilder:
     ) -> dict[str, Any]:
         """The schema of ``desc`` without the fields ``skip`` (path parameters), for ``game`` if given."""
         game_oneof = _game_oneof(desc)
-        props: dict[str, Any] = {}
-        for f in desc.fields:
-            if f.name in skip:
-                continue
-            if game is not None and game_oneof is not None and f in game_oneof.fields and f.name != game:
-                continue
-            props[f.json_name] = self.field(f, game)
-        schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        fields = [
+            f
+            for f in desc.fields
+            if f.name not in skip
+            and not (
+                game is not None and game_oneof is not None and f in game_oneof.fields and f.name != game
+            )
+        ]
+        names = [f.json_name for f in fields]
         required = [
             desc.fields_by_name[n].json_name
             for n in (*REQUIRED.get(desc.full_name, ()), *SENT.get(desc.full_name, ()))
             if n not in skip
         ]
-        description = _doc(desc.full_name)
-        if game is not None:
-            description += f" ({desc.full_name} in a game of {GAMES[game].game.title}.)"
+        required += [f.json_name for f in fields if f.full_name in NONZERO_ENUMS]
         if desc.full_name == GAME_STATE.full_name and game is not None:
-            version = GAMES[game].game.rules_version
-            props["rulesVersion"] = {**props["rulesVersion"], "const": version}
             required += ["rulesVersion", "rng"]
-        required += [f.json_name for f in desc.fields if f.full_name in NONZERO_ENUMS]
-        choices: list[list[dict[str, Any]]] = []
+        oneofs = []
+        for o in _real_oneofs(desc):
+            members = [f.json_name for f in fields if f.containing_oneof is o]
+            if not members:
+                continue
+            exactly = o.full_name in EXACTLY_ONE
+            oneofs.append((o, members, exactly))
+            if exactly and len(members) == 1:
+                required += members
+        required = list(dict.fromkeys(required))
+        nullable = desc.full_name in request_messages()
+        props: dict[str, Any] = {}
+        for f in fields:
+            props[f.json_name] = self.field(f, game, nullable and f.json_name not in required)
+        if desc.full_name == GAME_STATE.full_name and game is not None:
+            props["rulesVersion"] = {**props["rulesVersion"], "const": GAMES[game].game.rules_version}
+        schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        dependent: dict[str, Any] = {}
+        notes = []
+        for o, members, exactly in oneofs:
+            notes.append(f"{o.name}: {'exactly' if exactly else 'at most'} one of {', '.join(members)}")
+            if len(members) < 2:
+                continue
+            for m in members:  # a member set (not null): the others are absent or null
+                others = {x: NULL for x in members if x != m}
+                dependent[m] = {"anyOf": [{"properties": {m: NULL}}, {"properties": others}]}
+            if exactly and len(members) == len(names):
+                schema["minProperties"] = 1  # the message is the oneof: an empty one is refused
         if game is not None and f"{desc.full_name}.players" in PLAYERS:
             seats = _seat_alternatives(game)
             if seats:
-                choices.append(seats)
-        notes = []
-        for o in desc.oneofs:
-            members = [f.json_name for f in o.fields if f.json_name in props]
-            if o.name.startswith("_") or not members:
-                continue  # an optional field's synthetic oneof
-            exactly = o.full_name in EXACTLY_ONE
-            notes.append(f"{o.name}: {'exactly' if exactly else 'at most'} one of {', '.join(members)}")
-            if len(members) == 1:
-                required += members if exactly else []
-                continue
-            alternatives = [_only(m, members) for m in members]
-            if not exactly:
-                alternatives.append(_only(None, members))
-            choices.append(alternatives)
-        if len(choices) == 1:
-            schema["oneOf"] = choices[0]
-        elif choices:
-            schema["allOf"] = [{"oneOf": c} for c in choices]
-        if game is not None and "physical_dice" in desc.fields_by_name:
-            schema.update(_physical_dice(game))
-        for f in desc.fields:
+                dependent["players"] = {"anyOf": seats}
+        for f in fields:
             ids = _reference_ids().get(f.full_name)
             if ids is not None:  # the reference data's ids, unless an option replaces the data
-                data = next(d.json_name for d in desc.fields if d.name in ("components", "data", "board"))
-                schema["if"] = {"required": [data], "properties": {data: {"minLength": 1}}}
-                schema["else"] = {"properties": {f.json_name: {"items": {"enum": ids}}}}
-        if notes:
-            description += " Oneofs: " + "; ".join(notes) + "."
+                data = next(d.json_name for d in fields if d.name in ("components", "data", "board"))
+                replaced = {"required": [data], "properties": {data: {"type": "string", "minLength": 1}}}
+                reference = {"properties": {f.json_name: {"items": {"enum": ids}}}}
+                dependent[f.json_name] = {"anyOf": [replaced, reference]}
+        if dependent:
+            schema["dependentSchemas"] = dependent
         if required:
             schema["required"] = required
+        description = _doc(desc.full_name)
+        if game is not None:
+            description += f" ({desc.full_name} in a game of {GAMES[game].game.title}.)"
+        if notes:
+            description += " Oneofs: " + "; ".join(notes) + "."
         schema["description"] = description
         return schema
 
+    def game_id(self) -> dict[str, Any]:
+        """A reference to the schema of a game id: one of the games the service plays."""
+        if GAME_ID not in self.schemas:
+            self.add(
+                GAME_ID, {"type": "string", "enum": GAME_IDS, "description": "A game the service plays."}
+            )
+        return {"$ref": REF + GAME_ID}
+
     def enum(self, desc: descriptor.EnumDescriptor) -> dict[str, Any]:
-        if desc.full_name not in self.schemas:
-            self.schemas[desc.full_name] = {
-                "type": "string",
-                "enum": [v.name for v in desc.values],
-                "description": _doc(desc.full_name)
-                + " Values: "
-                + "; ".join(f"{v.name}: {_doc(f'{desc.full_name}.{v.name}')}" for v in desc.values),
-            }
-        return {"$ref": REF + desc.full_name}
+        if desc.name not in self.schemas:
+            self.add(
+                desc.name,
+                {
+                    "type": "string",
+                    "enum": [v.name for v in desc.values],
+                    "description": _doc(desc.full_name)
+                    + " Values: "
+                    + "; ".join(f"{v.name}: {_doc(f'{desc.full_name}.{v.name}')}" for v in desc.values),
+                },
+            )
+        return {"$ref": REF + desc.name}
 
     def single(self, f: descriptor.FieldDescriptor, game: str | None = None) -> dict[str, Any]:
         """The schema of one value of ``f`` (an element, for a repeated field)."""
@@ -438,16 +541,20 @@ class _SchemaBuilder:
         allowed = _option_values().get(f.full_name)
         if f.type == FD.TYPE_ENUM:
             assert f.enum_type is not None
+            every = [v.name for v in f.enum_type.values]
             if f.full_name in NONZERO_ENUMS:
                 allowed = [v.name for v in f.enum_type.values if v.number != 0]
-            if allowed is None:
+            if allowed is None or allowed == every:
                 return self.enum(f.enum_type)
             return {"type": "string", "enum": allowed, "description": _doc(f.enum_type.full_name)}
-        if game is not None and f.full_name in PLAYERS:
-            entry = GAMES[game].game
-            return _integer(entry.min_players, entry.max_players, "int32")
-        if game is not None and f.name == "game" and f.type == FD.TYPE_STRING:
-            return {"type": "string", "const": GAMES[game].game.id}
+        if f.full_name in PLAYERS:
+            games = [GAMES[game].game] if game is not None else [e.game for e in GAMES.values()]
+            return _integer(min(g.min_players for g in games), max(g.max_players for g in games), "int32")
+        if f.name == "game" and f.type == FD.TYPE_STRING:
+            if game is not None:
+                return {"type": "string", "const": GAMES[game].game.id}
+            if f.containing_type is not None and f.containing_type.full_name in REQUIRED_GAME:
+                return self.game_id()
         bounds = BOUNDS.get(f.full_name)
         schema = _integer(*bounds, _SCALARS[f.type]["format"]) if bounds else dict(_SCALARS[f.type])
         if allowed is not None:
@@ -458,7 +565,9 @@ class _SchemaBuilder:
         schema.update(extra)
         return schema
 
-    def field(self, f: descriptor.FieldDescriptor, game: str | None = None) -> dict[str, Any]:
+    def field(self, f: descriptor.FieldDescriptor, game: str | None, nullable: bool) -> dict[str, Any]:
+        """The schema of field ``f``: with ``nullable``, null too (not for a list's or map's entries,
+        which proto3 JSON refuses as null)."""
         schema: dict[str, Any]
         if f.message_type is not None and f.message_type.GetOptions().map_entry:
             value = f.message_type.fields_by_name["value"]
@@ -469,15 +578,22 @@ class _SchemaBuilder:
                 schema["uniqueItems"] = True
         else:
             schema = self.single(f, game)
+        if nullable:
+            schema = _nullable(schema)
         comment = proto_comments.comments().get(f.full_name)
         if comment:
             schema["description"] = comment
         return schema
 
 
+GAME_ID = "GameId"
+REQUIRED_GAME = frozenset({"lawspeaker.v1.CreateSessionRequest"})
+"""Requests whose ``game`` field names the game (one of the service's, GAME_NOT_FOUND otherwise)."""
+
+
 def _physical_dice(member: str) -> dict[str, Any]:
-    """For a request creating a session of ``member``: physicalDice false with the options values
-    ``NO_PHYSICAL_DICE`` names (an ``if``/``then``), or nothing when the game has none."""
+    """For a request creating a session of ``member``: physicalDice false (or null) with the options
+    values ``NO_PHYSICAL_DICE`` names (an ``if``/``then``), or nothing when the game has none."""
     options = game_pb2.DESCRIPTOR.message_types_by_name["GameOptions"].fields_by_name[member]
     assert options.message_type is not None
     for f in options.message_type.fields:
@@ -494,7 +610,7 @@ def _physical_dice(member: str) -> dict[str, Any]:
                         }
                     },
                 },
-                "then": {"properties": {"physicalDice": {"const": False}}},
+                "then": {"properties": {"physicalDice": {"enum": [False, None]}}},
             }
     return {}
 
@@ -519,12 +635,40 @@ def _seat_alternatives(member: str) -> list[dict[str, Any]]:
     return alternatives
 
 
-def _only(member: str | None, members: Sequence[str]) -> dict[str, Any]:
-    """One alternative of a oneof: ``member`` set and the others absent (none set, for None)."""
-    alternative: dict[str, Any] = {"properties": {m: False for m in members if m != member}}
-    if member is not None:
-        alternative["required"] = [member]
-    return alternative
+def _session_of_game(member: str, builder: _SchemaBuilder) -> dict[str, Any]:
+    """What a CreateSession body of ``member``'s game must be beyond the general schema: its number
+    of players, options of that game only (as its per-game GameOptions says), seats those options
+    name below the players, and no physical dice where the game's first chance step has none."""
+    game = GAMES[member].game
+    options = game_pb2.DESCRIPTOR.message_types_by_name["GameOptions"]
+    branch: dict[str, Any] = {
+        "properties": {
+            "game": {"const": game.id},
+            "players": {"minimum": game.min_players, "maximum": game.max_players},
+            "options": _nullable(builder.message(options, member)),
+        },
+        **_physical_dice(member),
+    }
+    seats = _seat_alternatives(member)
+    if seats:
+        branch["dependentSchemas"] = {"players": {"anyOf": seats}}
+    return branch
+
+
+FIELD_VIOLATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One request field at fault (google.rpc.BadRequest.FieldViolation).",
+    "required": ["field", "description"],
+    "properties": {
+        "field": {
+            "type": "string",
+            "description": "The path of the field, with the JSON field names of a JSON body "
+            "(move.valhalla.moveShip.ship, state.paxPenning.players[2].coins) and the proto field names "
+            "of a binary protobuf one (move.valhalla.move_ship.ship); a header by its name (If-Match).",
+        },
+        "description": {"type": "string", "description": "What is wrong with it."},
+    },
+}
 
 
 def _error_responses(statuses: Sequence[int]) -> dict[str, Any]:
@@ -537,23 +681,21 @@ def _error_responses(statuses: Sequence[int]) -> dict[str, Any]:
     }
 
 
-def _binary(full_name: str) -> dict[str, Any]:
-    return {"schema": {"type": "string", "format": "binary", "description": f"Binary protobuf {full_name}."}}
+SSE_PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["status", "reason", "detail"],
+    "properties": {
+        "status": {"type": "integer"},
+        "reason": {"type": "string"},
+        "detail": {"type": "string"},
+    },
+}
 
 
 def _sse_event(data: dict[str, Any], full_name: str) -> dict[str, Any]:
     """The schema of one Server-Sent Event of a stream. OpenAPI 3.1 has no keyword for the events of
     a stream (3.2 adds itemSchema), so ``schema`` describes each event, as tools that check streams
-    (schemathesis) read it; the data's own schema is its ``contentSchema``."""
-    problem = {
-        "type": "object",
-        "required": ["status", "reason", "detail"],
-        "properties": {
-            "status": {"type": "integer"},
-            "reason": {"type": "string"},
-            "detail": {"type": "string"},
-        },
-    }
+    (schemathesis) read it; the data's own schema is its ``contentSchema``, by event type."""
     return {
         "type": "object",
         "description": "One Server-Sent Event: a 'message' event's data is the proto3 JSON of one "
@@ -566,23 +708,44 @@ def _sse_event(data: dict[str, Any], full_name: str) -> dict[str, Any]:
             "id": {"type": "string"},
             "retry": {"type": "integer", "minimum": 0},
         },
-        "oneOf": [
-            {"properties": {"event": {"const": "message"}, "data": {"contentSchema": data}}},
-            {"properties": {"event": {"const": "error"}, "data": {"contentSchema": problem}}},
-        ],
+        "dependentSchemas": {
+            "event": {
+                "if": {"properties": {"event": {"const": "message"}}},
+                "then": {"properties": {"data": {"contentSchema": data}}},
+                "else": {"properties": {"data": {"contentSchema": SSE_PROBLEM_SCHEMA}}},
+            }
+        },
     }
 
 
 def _state_links(game: str) -> dict[str, Any]:
-    """Links from an answer carrying a game's state (NewGame, ApplyMove) to the RPCs that take it:
-    how a client goes on, and how a tool walking the links (schemathesis) sends real states."""
+    """Links from NewGame's answer, which is the body the RPCs asking about a state take
+    (``{"state": ...}``), to those RPCs: how a client goes on, and how a tool walking the links
+    (schemathesis) sends real states. Each link's body is the whole answer, a runtime expression, as
+    OpenAPI defines it (a literal object with expressions inside is no OpenAPI, and generators'
+    validators refuse it)."""
     return {
         name: {
             "operationId": f"{name}_{game}",
-            "description": f"{name} in the state this answer gives (the rest of the body is the caller's).",
-            "requestBody": {"state": "$response.body#/state"},
+            "description": f"{name} in the state of the new game (NewGame's answer is its body).",
+            "requestBody": "$response.body",
         }
-        for name in ("LegalMoves", "ValidateMove", "ApplyMove")
+        for name in ("LegalMoves", "SuggestMove")
+    }
+
+
+SESSION_LINKS = ("GetSession", "SessionLegalMoves", "ListSessionMoves", "WatchSession")
+"""The RPCs a new session's answer links to, by its id (more need a seat's token, which no link sets)."""
+
+
+def _session_links() -> dict[str, Any]:
+    return {
+        name: {
+            "operationId": name,
+            "description": f"{name} on the session just created.",
+            "parameters": {"session": "$response.body#/session/session"},
+        }
+        for name in SESSION_LINKS
     }
 
 
@@ -596,7 +759,7 @@ def _per_game(rpc: Rpc) -> bool:
 def _path_parameter(name: str, f: descriptor.FieldDescriptor, builder: _SchemaBuilder) -> dict[str, Any]:
     schema = builder.single(f)
     if name == "game":
-        schema = {"type": "string", "enum": GAME_IDS, "description": "A game id; any other is 404."}
+        schema = {**builder.game_id(), "description": "A game id; any other is 404."}
     elif name == "session":
         ids = "|".join(GAME_IDS)
         schema = {
@@ -612,10 +775,14 @@ INEXPRESSIBLE: dict[str, str] = {
     "NewGame": "an option holding game data as JSON text (Birka's data, Pax Penning's board, Pax Viking "
     "Junior's components) that does not validate as that data (INVALID_DATA, INVALID_BOARD, "
     "INVALID_COMPONENTS)",
+    "LegalMoves": "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its "
+    "options' game data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS): its invariants are the "
+    "game's rules",
     **dict.fromkeys(
-        ("LegalMoves", "ValidateMove", "ApplyMove"),
+        ("ValidateMove", "ApplyMove"),
         "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its options' game "
-        "data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS): its invariants are the game's rules",
+        "data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS): its invariants are the game's rules; a "
+        "move whose actions are all null, which sets none (MOVE_REQUIRED)",
     ),
     "SuggestMove": "a state that is not a position of the game (INVALID_STATE, INVALID_ENUM, or its "
     "options' game data: INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS), or a seat the state's players "
@@ -623,8 +790,10 @@ INEXPRESSIBLE: dict[str, str] = {
     "CreateSession": "an option holding game data as JSON text that does not validate as that data "
     "(INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS), a bot seat beyond the players or named twice "
     "(SEAT_OUT_OF_RANGE, BOT_SEAT_DUPLICATE), bot seats with physical dice (BOTS_WITH_PHYSICAL_DICE)",
-    "SessionValidateMove": "a move of another game than the session's, which its id names (MOVE_REQUIRED)",
-    "SessionApplyMove": "a move of another game than the session's (MOVE_REQUIRED), no etag in the body "
+    "SessionValidateMove": "a move of another game than the session's, which its id names, or one whose "
+    "members are all null (MOVE_REQUIRED)",
+    "SessionApplyMove": "a move of another game than the session's, or one whose members are all null "
+    "(MOVE_REQUIRED), no etag in the body "
     "and none in If-Match (ETAG_REQUIRED), a body etag that If-Match does not name (IF_MATCH_CONFLICT), "
     "a requestId reused for another request (REQUEST_ID_REUSED)",
     "UndoMove": "no etag in the body and none in If-Match (ETAG_REQUIRED), a body etag that If-Match "
@@ -647,7 +816,15 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         "tags": [rpc.service.name],
         "description": f"{_doc(rpc.method.full_name)} (gRPC {rpc.service.full_name}/{rpc.name}"
         + (f" with game {GAMES[game].game.id!r}" if game is not None else "")
-        + ".)",
+        + "."
+        + (
+            ""
+            if rpc.streaming
+            else f" Binary protobuf: {in_desc.full_name} in, {out_desc.full_name} out, with "
+            "Content-Type or Accept application/x-protobuf."
+        )
+        + ")",
+        "x-protobuf": {"request": in_desc.full_name, "response": out_desc.full_name},
     }
     params = []
     for name in rpc.path_params:
@@ -671,25 +848,19 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
     if params:
         op["parameters"] = params
     if rpc.body == "*":
-        body = builder.object_schema(in_desc, rpc.path_params, game)
-        if rpc.name == "CreateSession":  # the game is in the body: one schema per game, told by it
-            body = {
-                "oneOf": [builder.message(in_desc, member) for member in GAMES],
-                "discriminator": {
-                    "propertyName": "game",
-                    "mapping": {
-                        e.game.id: builder.message(in_desc, member)["$ref"] for member, e in GAMES.items()
-                    },
-                },
-                "description": _doc(in_desc.full_name) + " One schema per game, told apart by game.",
-            }
+        body = builder.body(in_desc, rpc.path_params, game)
+        if rpc.name == "CreateSession":  # the game is in the body: what each game asks, told by it
+            schema = builder.schemas[body["$ref"].removeprefix(REF)]
+            branches = [_session_of_game(member, builder) for member in GAMES]
+            schema.setdefault("dependentSchemas", {})["game"] = {"anyOf": branches}
+            schema["description"] += (
+                " The game named decides the number of players and the options it takes (as its "
+                "NewGame does)."
+            )
         op["requestBody"] = {
             # an empty body is the message with every field unset: refused only when one is required
             "required": any(n not in rpc.path_params for n in REQUIRED.get(in_desc.full_name, ())),
-            "content": {
-                JSON: {"schema": body},
-                **{t: _binary(in_desc.full_name) for t in PROTOBUF_TYPES},
-            },
+            "content": {JSON: {"schema": body}},
         }
     statuses = [400, 404, 409, 413, 415, 500] if rpc.body else [400, 404, 500]
     if game is not None:
@@ -700,17 +871,17 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         statuses = sorted({*statuses, 401})
     if rpc.name == "CreateSession":
         statuses = sorted({*statuses, 429})
-    ok: dict[str, Any] = {
-        JSON: {"schema": builder.message(out_desc, game)},
-        **{t: _binary(out_desc.full_name) for t in PROTOBUF_TYPES},
-    }
+    ok: dict[str, Any] = {JSON: {"schema": builder.message(out_desc, game)}}
     if rpc.streaming:
-        ok = {EVENT_STREAM: {"schema": _sse_event(builder.message(out_desc), out_desc.full_name)}}
+        event = builder.add("WatchSessionEvent", _sse_event(builder.message(out_desc), out_desc.full_name))
+        ok = {EVENT_STREAM: {"schema": event}}
     ok_response: dict[str, Any] = {"description": "OK", "content": ok}
     if rpc.service is SESSION_SERVICE and etag_getter(rpc) is not None:
         ok_response["headers"] = {"ETag": ETAG_HEADER}
-    if game is not None and "state" in out_desc.fields_by_name:
+    if game is not None and rpc.name == "NewGame":
         ok_response["links"] = _state_links(game)
+    if rpc.name == "CreateSession":
+        ok_response["links"] = _session_links()
     op["responses"] = {"200": ok_response, **_error_responses(statuses)}
     inexpressible = INEXPRESSIBLE.get(rpc.name)
     if inexpressible:
@@ -780,8 +951,73 @@ def _sorted(value: Any) -> Any:
     return value
 
 
+DEFAULT_SERVERS: tuple[str, ...] = ("http://localhost:8080",)
+"""The servers the committed document (``clients/openapi.json``) names: ``lawspeaker serve`` on the
+machine it runs on, at its default --http-port. A running service names its --public-url, or the
+address the request for the document was sent to."""
+
+HEALTH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The service's liveness.",
+    "required": ["status"],
+    "properties": {"status": {"type": "string", "enum": ["SERVING"]}},
+}
+HEALTH_DETAILS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The service's liveness and, when it serves sessions, its session store's health.",
+    "required": ["status"],
+    "properties": {
+        "status": {"type": "string", "enum": ["SERVING"]},
+        "sessions": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "The session store: whether it answers, its live sessions against the cap "
+            "(maxSessions, 0: none), the quotas on creating sessions, how long request ids are "
+            "remembered, and what an acknowledged move survives. Absent when the service serves no "
+            "sessions.",
+        },
+    },
+}
+
+
+def _health_operation(operation_id: str, summary: str, schema: str, description: str) -> dict[str, Any]:
+    return {
+        "get": {
+            "operationId": operation_id,
+            "summary": summary,
+            "description": description,
+            "tags": ["Health"],
+            "security": [],  # health checks never need a key
+            "responses": {
+                "200": {
+                    "description": "The service is serving.",
+                    "content": {JSON: {"schema": {"$ref": REF + schema}}},
+                }
+            },
+        }
+    }
+
+
+INFO_DESCRIPTION = (
+    "Rules as a service for Viking-era board games. Stateless: every request carries the game state. "
+    f"Bodies are JSON: the proto3 JSON mapping of the request and response messages of "
+    f"{SERVICE.full_name} and {SESSION_SERVICE.full_name} (proto/lawspeaker/v1), spelled as this "
+    "document's schemas say: lowerCamel field names, enum values by name, 64-bit integers as decimal "
+    "strings. A field may be null in a request, which stands for its default; answers leave a field "
+    "at its default out and never write null. Every operation also speaks binary protobuf: send "
+    "Content-Type application/x-protobuf (or application/protobuf) with the request message its "
+    "x-protobuf names, and Accept the same for the response message. Server-held game sessions "
+    f"({SESSION_SERVICE.full_name}, under /v1/sessions) keep the state and its RNG on the server; a "
+    "seat acts with its token in the Authorization header. Every error is an RFC 9457 problem "
+    "(application/problem+json) whose reason says what went wrong. A method a path does not list "
+    "answers 405 with an Allow header naming the methods it does; OPTIONS on any path answers 204 "
+    "with that Allow."
+)
+
+
 @functools.cache
 def _openapi() -> dict[str, Any]:
+    """The document without its servers (built once: a few hundred kilobytes of schemas)."""
     builder = _SchemaBuilder()
     paths: dict[str, dict[str, Any]] = {}
     for rpc in (*RPCS, *SESSION_RPCS):
@@ -791,75 +1027,48 @@ def _openapi() -> dict[str, Any]:
         for member, entry in GAMES.items():
             path = rpc.template.replace("{game}", entry.game.id)
             paths.setdefault(path, {})[rpc.http_method.lower()] = _operation(rpc, builder, member)
-    paths["/healthz"] = {
-        "get": {
-            "operationId": "Healthz",
-            "summary": "Liveness and readiness",
-            "tags": ["Health"],
-            "responses": {
-                "200": {
-                    "description": "The service is serving.",
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["status"],
-                                "properties": {"status": {"type": "string", "enum": ["SERVING"]}},
-                            }
-                        }
-                    },
-                }
-            },
-        }
-    }
-    paths["/healthz/details"] = {
-        "get": {
-            "operationId": "HealthDetails",
-            "summary": "Health details for operators",
-            "description": "The session store: whether it answers, its live sessions against the cap "
-            "(maxSessions, 0: none), the quotas on creating sessions, how long request ids are "
-            "remembered, and what an acknowledged move survives (read from the store's own settings).",
-            "tags": ["Health"],
-            "responses": {
-                "200": {
-                    "description": "The service is serving; 'sessions' is there when it serves them.",
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["status"],
-                                "properties": {
-                                    "status": {"type": "string", "enum": ["SERVING"]},
-                                    "sessions": {"type": "object", "additionalProperties": True},
-                                },
-                            }
-                        }
-                    },
-                }
-            },
-        }
-    }
-    schemas = dict(builder.schemas)
-    schemas["Problem"] = _problem_schema()
+    paths["/healthz"] = _health_operation(
+        "Healthz", "Liveness and readiness", "Health", "Whether the service is serving (200) or not."
+    )
+    paths["/healthz/details"] = _health_operation(
+        "HealthDetails",
+        "Health details for operators",
+        "HealthDetails",
+        "The session store: whether it answers, its live sessions against the cap (maxSessions, 0: "
+        "none), the quotas on creating sessions, how long request ids are remembered, and what an "
+        "acknowledged move survives (read from the store's own settings).",
+    )
+    builder.add("Problem", _problem_schema())
+    builder.add("Reason", _reason_schema())
+    builder.add("FieldViolation", FIELD_VIOLATION_SCHEMA)
+    builder.add("Health", HEALTH_SCHEMA)
+    builder.add("HealthDetails", HEALTH_DETAILS_SCHEMA)
     doc = {
         "openapi": "3.1.0",
         "info": {
             "title": "Lawspeaker",
             "version": API_VERSION,
-            "description": (
-                "Rules as a service for Viking-era board games. Stateless: every request carries the "
-                "game state. Bodies are the proto3 JSON mapping of the request messages of "
-                f"{SERVICE.full_name}, or binary protobuf with Content-Type application/x-protobuf. "
-                f"Server-held game sessions ({SESSION_SERVICE.full_name}, under /v1/sessions) keep the "
-                "state and its RNG on the server; a seat acts with its token in the Authorization header. "
-                "A method a path does not list answers 405 with an Allow header naming the methods it "
-                "does; OPTIONS on any path answers 204 with that Allow."
-            ),
+            "summary": "Rules as a service for five Viking-era board games.",
+            "description": INFO_DESCRIPTION,
+            "license": {"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
+            "contact": {"name": "Lawspeaker", "url": PROBLEM_BASE.removesuffix("problems/")},
         },
-        "tags": [{"name": SERVICE.name}, {"name": SESSION_SERVICE.name}, {"name": "Health"}],
+        "tags": [
+            {
+                "name": SERVICE.name,
+                "description": "The rules, stateless: a game's legal moves, whether a move is legal "
+                "and why not, and the state after it. One set of operations per game.",
+            },
+            {
+                "name": SESSION_SERVICE.name,
+                "description": "Games the server holds: the state and its dice stay on the server; "
+                "each seat acts with its own token.",
+            },
+            {"name": "Health", "description": "Liveness for load balancers and operators."},
+        ],
         "paths": paths,
         "components": {
-            "schemas": schemas,
+            "schemas": builder.schemas,
             "securitySchemes": {
                 API_KEY: {
                     "type": "apiKey",
@@ -881,12 +1090,22 @@ def _openapi() -> dict[str, Any]:
     return result
 
 
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of the REST API, built from the protobuf descriptors."""
-    copy: dict[str, Any] = msgspec.json.decode(openapi_bytes())
+def _server_description(url: str) -> str:
+    if url in DEFAULT_SERVERS:
+        return "lawspeaker serve on this machine, at its default --http-port"
+    return "This service"
+
+
+def openapi_document(servers: Sequence[str] = DEFAULT_SERVERS) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the REST API, built from the protobuf descriptors, naming
+    ``servers`` (base URLs) as where the API is served."""
+    copy: dict[str, Any] = msgspec.json.decode(openapi_bytes(tuple(servers)))
     return copy
 
 
-@functools.cache
-def openapi_bytes() -> bytes:
-    return msgspec.json.encode(_openapi())
+@functools.lru_cache(maxsize=8)
+def openapi_bytes(servers: tuple[str, ...] = DEFAULT_SERVERS) -> bytes:
+    """The document as JSON naming ``servers``; the last few sets asked for are kept (a service
+    names its --public-url, or the address a request came to, which a Host header chooses)."""
+    named = [{"description": _server_description(url), "url": url} for url in servers]
+    return msgspec.json.encode(_sorted({**_openapi(), "servers": named}))

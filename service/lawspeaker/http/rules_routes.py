@@ -63,7 +63,7 @@ def answer_post(
 
 def _request_of(rpc: Rpc, game_id: str, body: bytes, content_type: str) -> tuple[Any, bool]:
     """The request message of a POST body (and whether it came as protobuf), its game the path's."""
-    msg, was_protobuf = decode_request(rpc.request_type, body, content_type)
+    msg, was_protobuf = decode_request(rpc.request_type, body, content_type, strict=True)
     check_game(getattr(msg, "game"), game_id)  # noqa: B009
     setattr(msg, "game", game_id)  # noqa: B010
     return msg, was_protobuf

@@ -128,7 +128,10 @@ def bound_handler(
         was_protobuf = False
         if rpc.body == "*":
             msg, was_protobuf = decode_request(
-                rpc.request_type, await read_body(request), first_header(request, b"content-type")
+                rpc.request_type,
+                await read_body(request),
+                first_header(request, b"content-type"),
+                strict=True,
             )
         else:
             msg = rpc.request_type()

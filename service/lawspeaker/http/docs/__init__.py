@@ -36,7 +36,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.plugins import OpenAPIRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
 from litestar.response import Redirect
 
-from lawspeaker.http.openapi import openapi_document
+from lawspeaker.http.openapi import DEFAULT_SERVERS, openapi_document
 
 SWAGGER_PATH = "/schema/swagger"
 REDOC_PATH = "/schema/redoc"
@@ -128,24 +128,30 @@ def content_security_policy(page: bytes) -> str:
     )
 
 
-def _page_handler(
-    path: str, plugin: OpenAPIRenderPlugin, document: Callable[[], dict[str, Any]]
-) -> HTTPRouteHandler:
-    """A GET handler serving ``plugin``'s page for ``document``, rendered on first request (the
-    document is fixed for the life of the process) and kept with its policy."""
-    rendered: list[tuple[bytes, dict[str, str]]] = []
+Servers = Callable[[Request[Any, Any, Any]], tuple[str, ...]]
+"""Where the OpenAPI document a page shows says the API is, for a request (as ``/schema`` says)."""
+
+
+def _page_handler(path: str, plugin: OpenAPIRenderPlugin, servers: Servers) -> HTTPRouteHandler:
+    """A GET handler serving ``plugin``'s page for the document naming the request's servers,
+    rendered once per set of servers (the last few kept, each with its policy)."""
+    rendered: dict[tuple[str, ...], tuple[bytes, dict[str, str]]] = {}
 
     @get(path, name=f"api-docs:{path}")
     async def page(request: Request[Any, Any, Any]) -> Response[bytes]:
-        if not rendered:
-            content = plugin.render(request, document())
+        named = servers(request)
+        found = rendered.get(named)
+        if found is None:
+            content = plugin.render(request, openapi_document(named))
             headers = {
                 "Content-Security-Policy": content_security_policy(content),
                 "X-Content-Type-Options": "nosniff",
                 "Referrer-Policy": "no-referrer",
             }
-            rendered.append((content, headers))
-        content, headers = rendered[0]
+            if len(rendered) >= 8:  # a Host header chooses the servers: keep a few
+                rendered.pop(next(iter(rendered)))
+            found = rendered[named] = (content, headers)
+        content, headers = found
         return Response(content, media_type=MediaType.HTML, headers=headers)
 
     return page
@@ -162,10 +168,10 @@ def _asset_handler(package: str, name: str) -> HTTPRouteHandler:
     return asset
 
 
-def docs_handlers(document: Callable[[], dict[str, Any]] = openapi_document) -> Sequence[HTTPRouteHandler]:
+def docs_handlers(servers: Servers = lambda request: DEFAULT_SERVERS) -> Sequence[HTTPRouteHandler]:
     """The route handlers of the API reference, for ``create_app`` to include: the two pages, their
-    assets (with the licence files beside them) and the ``/docs`` redirect. ``document`` gives the
-    OpenAPI document the pages show (the one ``/schema`` serves)."""
+    assets (with the licence files beside them) and the ``/docs`` redirect. ``servers`` says where
+    the OpenAPI document the pages show puts the API for a request (as ``/schema`` says)."""
     swagger = _Swagger(
         path=SWAGGER_PATH,
         js_url=asset_url("swagger-ui-dist", "swagger-ui-bundle.js"),
@@ -188,8 +194,8 @@ def docs_handlers(document: Callable[[], dict[str, Any]] = openapi_document) -> 
         _asset_handler(package, name) for package, entry in _manifest().items() for name in entry["files"]
     ]
     return [
-        _page_handler(SWAGGER_PATH, swagger, document),
-        _page_handler(REDOC_PATH, redoc, document),
+        _page_handler(SWAGGER_PATH, swagger, servers),
+        _page_handler(REDOC_PATH, redoc, servers),
         docs,
         *assets,
     ]
