@@ -8,7 +8,14 @@ RulesService POSTs are documented once per game (``/v1/games/valhalla:new``), si
 may hold depends on the game the path names. The tables below hold what the descriptors cannot say;
 ``tests/transport/test_openapi_exact.py`` holds each to the server, and ``.ci/schemathesis.sh`` fuzzes
 the whole document against a live server. What JSON Schema cannot express is listed, by operation, in
-its 400 response (``INEXPRESSIBLE``)."""
+its 400 response (``INEXPRESSIBLE``).
+
+Its first readers are code generators (openapi-generator, openapi-python-client, openapi-typescript;
+``clients/generated/check.sh`` plays games through each): every message is a named object schema,
+what the types cannot say lives in keywords generators do not type (``dependentSchemas``,
+``minProperties``), each body and answer has one media type (JSON; protobuf is named by each
+operation's ``x-protobuf``), and each value one spelling (``clients/README.md`` says what that
+promises)."""
 
 from __future__ import annotations
 
