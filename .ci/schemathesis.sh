@@ -72,6 +72,6 @@ echo "-- 2. positive_data_acceptance, with the hooks"
     --max-examples "$examples" --generation-database none --no-color
 ) || status=$?
 
-echo "Allowed refusals and spellings (schemathesis_hooks.py says why), by check, operation and reason:"
+echo "Refusals the second run allowed (schemathesis_hooks.py says why), by check, operation and reason:"
 if [ -s "$work/allowed.txt" ]; then sed 's/ at .*//' "$work/allowed.txt" | sort | uniq -c | sort -rn; else echo "  none"; fi
 exit "$status"
