@@ -20,7 +20,6 @@ from __future__ import annotations
 import array
 import functools
 import itertools
-import re
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
@@ -134,13 +133,6 @@ class _Field(NamedTuple):
     message_type: Any
 
 
-_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
-"""A 64-bit integer as the OpenAPI document spells it: a decimal numeral, no sign but ``-``, no
-leading zeros, no spaces (``int()`` takes more: ``+5``, ``007``, ``1_000``, other scripts' digits)."""
-_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
-"""Bytes as the OpenAPI document spells them: standard base64 with its padding."""
-
-
 def _strict_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] | None:
     """What is wrong with one value's spelling where proto3 JSON allows several and REST takes the
     one its OpenAPI document gives (``json_kind_mismatch`` with ``strict``), if anything."""
@@ -152,7 +144,7 @@ def _strict_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] 
                 'must be a decimal string such as "42" (a 64-bit integer is a JSON string), '
                 f"not {_kind(value)}",
             )
-        if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+        if isinstance(value, str) and not protojson.CANONICAL_INT64.fullmatch(value):
             return path, f'must be a decimal integer such as "42", not {_kind(value)}'
     elif cpp in _INT_TYPES or cpp in _FLOAT_TYPES:
         if isinstance(value, str):
@@ -160,7 +152,11 @@ def _strict_mismatch(info: _Field, value: object, path: str) -> tuple[str, str] 
     elif cpp == FieldDescriptor.CPPTYPE_ENUM:
         if _number(value):
             return path, f"must be the name of a {info.field.enum_type.full_name} value, not {_kind(value)}"
-    elif typ == FieldDescriptor.TYPE_BYTES and isinstance(value, str) and not _BASE64.fullmatch(value):
+    elif (
+        typ == FieldDescriptor.TYPE_BYTES
+        and isinstance(value, str)
+        and not protojson.CANONICAL_BASE64.fullmatch(value)
+    ):
         return path, f"must be standard base64 with its padding, not {_kind(value)}"
     return None
 

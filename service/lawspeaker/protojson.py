@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -51,6 +52,14 @@ INT_RANGES = {  # the values each integer type holds (``lawspeaker.wire`` checks
     FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
     FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
 }
+
+
+CANONICAL_INT64 = re.compile(r"-?(?:0|[1-9][0-9]*)")
+"""A 64-bit integer as proto3 JSON writes it: a decimal numeral, no sign but ``-``, no leading
+zeros, no spaces (``int()`` reads more: ``+5``, ``007``, ``1_000``, other scripts' digits). The
+wire path reads only this; REST refuses anything else (``lawspeaker.inbound``)."""
+CANONICAL_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+"""Bytes as proto3 JSON writes them: standard base64 with its padding."""
 
 
 class _Fallback(Exception):

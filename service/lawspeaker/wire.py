@@ -30,19 +30,16 @@ from __future__ import annotations
 
 import enum
 import functools
-import re
 from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Optional
 
 import msgspec
 from google.protobuf.descriptor import FieldDescriptor
 
-from lawspeaker.protojson import INT32_TYPES, INT64_TYPES, INT_RANGES
+from lawspeaker.protojson import CANONICAL_INT64, INT32_TYPES, INT64_TYPES, INT_RANGES
 
 # Descriptors are typed loosely by the protobuf stubs (optional members, two implementations).
 Descriptor = Any
-
-_DIGITS = re.compile(r"-?(?:0|[1-9][0-9]*)")  # canonical: no leading zeros
 
 
 class NotCanonical(ValueError):
@@ -284,7 +281,7 @@ def _dec_hook(typ: type, value: Any) -> Any:
     if isinstance(typ, type) and issubclass(typ, Int64):
         # a decimal string only: a JSON number (which REST refuses and Connect takes) is for the
         # general path to judge
-        if type(value) is str and _DIGITS.fullmatch(value):
+        if type(value) is str and CANONICAL_INT64.fullmatch(value):
             number = int(value)
             if typ.low <= number <= typ.high:
                 return uint64(number) if typ is UInt64 else int64(number)

@@ -99,6 +99,11 @@ def check_refusal(
     return tuple(paths)
 
 
+def assert_resolved(wrong: dict[str, str]) -> None:
+    """Fail naming every path (and an example request) that did not resolve."""
+    assert not wrong, "\n".join(f"{k}\n    e.g. {v}" for k, v in sorted(wrong.items()))
+
+
 # --------------------------------------------------------------------------- corrupting a body
 
 
@@ -271,7 +276,7 @@ def test_every_path_a_refused_state_names_is_a_field_of_the_request(
         desc = game_pb2.GameState.DESCRIPTOR
         sent, named = exercise(client, url, {"state": state}, pb.LegalMovesRequest, "state", desc, wrong)
         total, refused = total + sent, refused + named
-    assert not wrong, "\n".join(f"{k}\n    e.g. {v}" for k, v in sorted(wrong.items()))
+    assert_resolved(wrong)
     assert refused > total // 10, (total, refused)  # most corruptions break an invariant the game names
 
 
@@ -295,7 +300,7 @@ def test_every_path_a_refused_move_names_is_a_field_of_the_request(
                 wrong,
             )
             total, refused = total + sent, refused + named
-    assert not wrong, "\n".join(f"{k}\n    e.g. {v}" for k, v in sorted(wrong.items()))
+    assert_resolved(wrong)
     assert total and refused, (total, refused)
 
 
@@ -319,7 +324,7 @@ def test_every_path_refused_options_name_is_a_field_of_the_request(
             client, url, body, pb.NewGameRequest, "options", game_pb2.GameOptions.DESCRIPTOR, wrong
         )
         assert sent
-    assert not wrong, "\n".join(f"{k}\n    e.g. {v}" for k, v in sorted(wrong.items()))
+    assert_resolved(wrong)
 
 
 def test_the_resolver_refuses_what_is_not_a_field() -> None:

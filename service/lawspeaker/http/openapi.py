@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 from google.protobuf import descriptor
 
-from lawspeaker import proto_comments
+from lawspeaker import proto_comments, protojson
 from lawspeaker.codec import Entry
 from lawspeaker.games import core
 from lawspeaker.http.media import JSON, PROBLEM_JSON
@@ -93,7 +93,7 @@ def _integer(low: int, high: int, fmt: str) -> dict[str, Any]:
     return {"type": "string", "format": fmt, "pattern": f"^{numeral}$"}
 
 
-BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+BASE64 = f"^{protojson.CANONICAL_BASE64.pattern}$"
 """Standard base64 with its padding, as proto3 JSON writes bytes."""
 
 _SCALARS: dict[int, dict[str, Any]] = {
