@@ -25,7 +25,7 @@ from typing import Any
 
 from lawspeaker.bots import Level, sample_chance, suggest
 from lawspeaker.games.core import Rng
-from lawspeaker.registry import REGISTRY
+from lawspeaker.wire.registry import REGISTRY
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 SECTION = "## Bots: win rates against other levels"

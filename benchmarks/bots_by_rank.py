@@ -3,7 +3,7 @@ grouped by the place the setup dealt it in the Hierarchy (Pax Penning) and by ho
 test: the table goes to ``docs/benchmarks.md`` ("Bots: Pax Penning at 5 players, greedy by
 starting place", one section per level and player count).
 
-``--set NAME=VALUE`` plays with a weight of ``lawspeaker.heuristics.pax_penning`` changed (a number
+``--set NAME=VALUE`` plays with a weight of ``lawspeaker.bots.heuristics.pax_penning`` changed (a number
 or JSON), to measure how much the heuristic's weights move the result; each ``--set`` group is a
 separate run over the same seeds.
 
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawspeaker.bots import Level, sample_chance, suggest
+from lawspeaker.bots.heuristics import pax_penning as heuristic
 from lawspeaker.games.core import Rng
 from lawspeaker.games.pax_penning import COIN, HIDDEN_RNG, JARL, THEGN, PaxPenning, Phase, State
-from lawspeaker.heuristics import pax_penning as heuristic
-from lawspeaker.registry import REGISTRY
+from lawspeaker.wire.registry import REGISTRY
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bots import write_section  # the benchmark next to this one
@@ -146,7 +146,7 @@ def main() -> None:
     for item in args.set:
         name, _, value = item.partition("=")
         if not hasattr(heuristic, name):
-            parser.error(f"lawspeaker.heuristics.pax_penning has no weight {name!r}")
+            parser.error(f"lawspeaker.bots.heuristics.pax_penning has no weight {name!r}")
         weights.append((name, json.loads(value)))
     games = [
         Game(args.players, Level(args.level), seed, args.playouts, tuple(weights), args.open_houses)

@@ -29,10 +29,10 @@ import msgspec
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lawspeaker import protojson, wire
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import rules_service_pb2_grpc
+from lawspeaker.wire import protojson, structs
 
 ROUNDS = 4  # alternating rounds of each load and its floor
 
@@ -329,19 +329,19 @@ def in_process() -> InProcess:
     request = mid_game_request()
     api = RulesApi()
     fast = api.on_wire
-    messages = wire.default_wire()
+    messages = structs.default_wire()
     body = json_format.MessageToJson(request, indent=None).encode()
     data = request.SerializeToString()
     answer: Any = fast.apply_move(messages.decode(messages.ApplyMoveRequest, body))
     response = api.apply_move(request)
-    assert wire.encode(answer) == msgspec.json.encode(protojson.to_dict(response)), "the paths disagree"
+    assert structs.encode(answer) == msgspec.json.encode(protojson.to_dict(response)), "the paths disagree"
     json_decode = _per_call(lambda: messages.decode(messages.ApplyMoveRequest, body))
     proto_parse = _per_call(lambda: pb.ApplyMoveRequest.FromString(data))
     return InProcess(
         json_decode=json_decode,
         json_call=_per_call(lambda: fast.apply_move(messages.decode(messages.ApplyMoveRequest, body)))
         - json_decode,
-        json_encode=_per_call(lambda: wire.encode(answer)),
+        json_encode=_per_call(lambda: structs.encode(answer)),
         proto_parse=proto_parse,
         proto_call=_per_call(lambda: api.apply_move(pb.ApplyMoveRequest.FromString(data))) - proto_parse,
         proto_serialize=_per_call(response.SerializeToString),

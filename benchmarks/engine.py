@@ -15,7 +15,7 @@ from typing import Any
 import chess
 
 from lawspeaker.games import core
-from lawspeaker.registry import REGISTRY
+from lawspeaker.wire.registry import REGISTRY
 
 
 @dataclass

@@ -41,7 +41,7 @@ METRICS_COST_GOAL = 0.05  # metrics may cost at most 5% of requests/s
 WITHOUT_OTEL = [
     sys.executable,
     "-c",
-    "import sys; sys.modules['opentelemetry'] = None; from lawspeaker.cli import main; "
+    "import sys; sys.modules['opentelemetry'] = None; from lawspeaker.server.cli import main; "
     "sys.exit(main(sys.argv[1:]))",
 ]
 CONFIGS = ("metrics off", "metrics on", "metrics on, otel extra absent")

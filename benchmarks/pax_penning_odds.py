@@ -1,8 +1,8 @@
 """The odds tables behind the Pax Penning heuristic (issue 19): how often a seat goes on to win a
 game that ends in a Thegn's Victory, and one that ends in a Jarl's Victory, by its place in the
 Hierarchy, its lead in Pennings and the King's walks left, counted over random games. Not a test:
-it writes ``service/lawspeaker/heuristics/pax_penning_odds.json``, which
-``lawspeaker.heuristics.pax_penning`` reads (``docs/rules/pax-penning.md``, "Greedy bot: what it
+it writes ``service/lawspeaker/bots/heuristics/pax_penning_odds.json``, which
+``lawspeaker.bots.heuristics.pax_penning`` reads (``docs/rules/pax-penning.md``, "Greedy bot: what it
 values").
 
 Every seat of every game plays uniformly random legal moves, chance is drawn from its probabilities
@@ -25,9 +25,9 @@ import time
 from collections import defaultdict
 
 from lawspeaker.bots import sample_chance
+from lawspeaker.bots.heuristics import pax_penning as heuristic
 from lawspeaker.games.core import Rng
 from lawspeaker.games.pax_penning import GAME, JARL, THEGN, Phase
-from lawspeaker.heuristics import pax_penning as heuristic
 
 TABLE = heuristic.ODDS_PATH
 FIRST_SEED = 200_000
@@ -94,7 +94,7 @@ def main() -> None:
         f" to +-{heuristic.LEAD_CLIP}), King's walks left in halves (0-6), share of the win taken in games"
         " ending in a Thegn's Victory, times seen in them, share taken in games ending in a Jarl's"
         " Victory, times seen in them]. Written by benchmarks/pax_penning_odds.py; read by"
-        " lawspeaker.heuristics.pax_penning.",
+        " lawspeaker.bots.heuristics.pax_penning.",
         "command": "benchmarks/pax_penning_odds.py --players "
         + " ".join(str(p) for p in args.players)
         + f" --games {args.games}",

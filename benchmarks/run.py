@@ -48,12 +48,12 @@ def notes(cost: Any) -> list[str]:
         "## Reading the end-to-end numbers",
         "",
         "- REST: a canonical proto3 JSON body is decoded by msgspec straight into Structs compiled from "
-        "the contract's descriptors (`lawspeaker.wire`), the rules run on them through the same codecs, "
-        "and msgspec writes the answer; no protobuf message is built (other spellings take the general "
-        "path; `tests/unit/test_wire.py` holds the two to the same answers). Measured in this run, in "
-        f"the benchmark's own process, for this request: decoding {cost.json_decode:.1f} us, the API "
+        "the contract's descriptors (`lawspeaker.wire.structs`), the rules run on them through the same "
+        "codecs, and msgspec writes the answer; no protobuf message is built (other spellings take the "
+        "general path; `tests/wire/test_structs.py` holds the two to the same answers). Measured in this "
+        f"run, in the benchmark's own process, for this request: decoding {cost.json_decode:.1f} us, the API "
         f"call {cost.json_call:.1f} us, writing {cost.json_encode:.1f} us. Before this path (protobuf "
-        "messages and `lawspeaker.protojson`) REST ApplyMove ran at 0.20x of the floor.",
+        "messages and `lawspeaker.wire.protojson`) REST ApplyMove ran at 0.20x of the floor.",
         "- gRPC: the floor is the grpc.aio server's own per-call cost (the health check). Measured the "
         f"same way: parsing the request {cost.proto_parse:.1f} us, the API call over protobuf messages "
         f"{cost.proto_call:.1f} us (most of it reading the state's fields and building the new state's "
@@ -322,7 +322,7 @@ def session_section(seconds: int, against: str | None = None) -> list[str]:
         "",
         "How a session move is served: the replica that wrote a session's current version keeps it "
         "decoded, so a move on that etag reads nothing from Redis and decodes and checks no state; "
-        "over REST and Connect JSON the SessionApplyMove answer is built over `lawspeaker.wire` "
+        "over REST and Connect JSON the SessionApplyMove answer is built over `lawspeaker.wire.structs` "
         "messages and written by msgspec, as the stateless call's is; the store's two Lua scripts "
         "run over one pipelined Redis connection per process (`lawspeaker/sessions/resp.py`: on this "
         "machine redis-py's pooled client spent about 250 us of CPU per script call, the pipelined "

@@ -37,13 +37,13 @@ import httpx
 from e2e import ROUNDS, Load, Server, alternate, combine, mid_game_request, wrk
 from google.protobuf import json_format
 
-from lawspeaker.api import RulesApi
-from lawspeaker.registry import REGISTRY
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import REQUEST_ID_BYTES, RedisStore, SessionKey
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
+from lawspeaker.wire.registry import REGISTRY
 
 __all__ = ["REDIS_URL", "REQUEST_ID_BYTES", "measure", "memory", "memory_of_tree", "redis_up"]
 REDIS_URL = os.environ.get("LAWSPEAKER_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")

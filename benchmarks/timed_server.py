@@ -14,13 +14,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from lawspeaker import api, cli
+from lawspeaker.api import rules
+from lawspeaker.server import cli
 
 _totals = [0, 0.0, 0.0]
-_apply = api.RulesApi.apply_move
+_apply = rules.RulesApi.apply_move
 
 
-def _timed(self: api.RulesApi, request: Any) -> Any:
+def _timed(self: rules.RulesApi, request: Any) -> Any:
     wall, cpu = time.perf_counter(), time.thread_time()
     try:
         return _apply(self, request)
@@ -36,6 +37,6 @@ def _report(*_: object) -> None:
 
 
 if __name__ == "__main__":
-    api.RulesApi.apply_move = _timed  # type: ignore[method-assign]
+    rules.RulesApi.apply_move = _timed  # type: ignore[method-assign]
     signal.signal(signal.SIGUSR1, _report)
     sys.exit(cli.main(sys.argv[1:]))

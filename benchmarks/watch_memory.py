@@ -52,7 +52,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.v1 import game_pb2, session_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb

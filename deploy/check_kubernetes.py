@@ -28,8 +28,8 @@ import cli_env
 import kubernetes_validate  # type: ignore[import-untyped]  # no type information shipped
 import yaml
 
-from lawspeaker.cli import GRACE_SECONDS
-from lawspeaker.grpc_server import SERVICE_NAME, SESSION_SERVICE_NAME
+from lawspeaker.grpc.server import SERVICE_NAME, SESSION_SERVICE_NAME
+from lawspeaker.server.cli import GRACE_SECONDS
 
 KUBERNETES = Path(__file__).resolve().parent / "kubernetes"
 HEALTH_SERVICES = frozenset({"", SERVICE_NAME, SESSION_SERVICE_NAME})  # what grpc_server.py sets SERVING

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from unittest import mock
 
-from lawspeaker import cli
+from lawspeaker.server import cli
 
 PREFIX = "LAWSPEAKER_"
 

@@ -3,7 +3,7 @@
 A dashboard panel or an alert that names a metric the service does not export shows nothing and
 fires never, and nobody notices until the day it was needed. So every PromQL expression in both
 files is parsed with a real PromQL parser (promql-parser, Prometheus's grammar), and every metric
-name it selects must be one ``lawspeaker.metrics.exported_names()`` lists, or one of the few that
+name it selects must be one ``lawspeaker.observe.metrics.exported_names()`` lists, or one of the few that
 Prometheus itself writes (:data:`PROMETHEUS_NAMES`). The rule file's structure is checked (each
 alert with a ``for``, a severity and its summary and description), and so is the dashboard's (the
 data source a template variable, every variable an expression uses defined). When promtool is
@@ -33,7 +33,7 @@ from typing import Any
 import promql_parser
 import yaml
 
-from lawspeaker import metrics
+from lawspeaker.observe import metrics
 
 HERE = Path(__file__).resolve().parent
 ALERTS = HERE / "alerts.yaml"

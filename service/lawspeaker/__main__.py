@@ -1,5 +1,5 @@
 """``python -m lawspeaker`` runs the command line (same as the ``lawspeaker`` script)."""
 
-from lawspeaker.cli import main
+from lawspeaker.server.cli import main
 
 raise SystemExit(main())

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from transport.conftest import Servers, run_servers
 
-from lawspeaker.access import Access, digest
+from lawspeaker.api.access import Access, digest
 from lawspeaker.sessions.service import Limits, SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker_client import Client, LawspeakerClientError

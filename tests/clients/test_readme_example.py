@@ -1,4 +1,5 @@
-"""The README's Python client example, run as written against real servers on loopback.
+"""The Python client example of docs/clients.md (the README's, before it moved), run as written
+against real servers on loopback.
 
 A reader copies it into a file and runs it with ``.venv/bin/python``; it must print what its comments
 say and then end: its session loop watches the session, so it ends only because it leaves the watch
@@ -23,15 +24,15 @@ from lawspeaker_client import Client
 
 pytestmark = [pytest.mark.transport, pytest.mark.sessions]
 
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[2] / "docs" / "clients.md"
 OPENING = 'client = Client.grpc("localhost:50051")'
 
 
 def readme_example() -> str:
-    """The first ```python block of the README's "Python client" section."""
+    """The first ```python block of docs/clients.md's "Python client" section."""
     section = README.read_text(encoding="utf-8").split("\n## Python client\n", 1)[1].split("\n## ", 1)[0]
     found = re.search(r"^```python\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
-    assert found, 'the README\'s "Python client" section has no ```python block'
+    assert found, 'docs/clients.md\'s "Python client" section has no ```python block'
     return found.group(1)
 
 

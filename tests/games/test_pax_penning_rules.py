@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from lawspeaker.api import RulesApi
-from lawspeaker.codec.pax_penning import CODEC
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
 from lawspeaker.games.core import Event, LawspeakerError, Rng
 from lawspeaker.games.pax_penning import (
@@ -66,6 +65,7 @@ from lawspeaker.games.pax_penning import (
     view_event,
 )
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.codec.pax_penning import CODEC
 
 F1, F2, F3, F4, F5 = 13, 14, 15, 16, 17
 FORD, SOUTH_CROSSROADS = 3, 4

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
 from lawspeaker.games.core import Event, LawspeakerError, Rng
 from lawspeaker.games.pax_viking_junior import (

@@ -21,8 +21,7 @@ from math import comb
 import pytest
 from google.protobuf import json_format
 
-from lawspeaker.api import RulesApi
-from lawspeaker.codec.penki import CODEC
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
 from lawspeaker.games.core import Event, Rng
 from lawspeaker.games.penki import (
@@ -51,6 +50,7 @@ from lawspeaker.games.penki import (
 )
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.codec.penki import CODEC
 
 # --------------------------------------------------------------------------- helpers
 

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from lawspeaker.games import core
-from lawspeaker.registry import REGISTRY
+from lawspeaker.wire.registry import REGISTRY
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAMES_DIR = ROOT / "service" / "lawspeaker" / "games"

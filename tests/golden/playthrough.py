@@ -18,7 +18,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 

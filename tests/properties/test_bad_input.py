@@ -13,11 +13,11 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.registry import REGISTRY
 
 API = RulesApi()
 FD = FieldDescriptor

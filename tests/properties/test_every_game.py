@@ -14,11 +14,11 @@ from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lawspeaker.api import RulesApi
-from lawspeaker.codec import Entry
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2
+from lawspeaker.wire.codec import Entry
+from lawspeaker.wire.registry import REGISTRY
 
 GAMES = sorted(REGISTRY)
 PLY_BOUND = 20_000  # no random playout of any game may run longer

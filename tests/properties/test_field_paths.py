@@ -27,9 +27,9 @@ from google.protobuf.message import Message
 from litestar.testing import TestClient
 
 from lawspeaker.http.app import create_app
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.registry import REGISTRY
 
 FD = FieldDescriptor
 GAMES = sorted(REGISTRY)

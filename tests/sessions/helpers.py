@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import SessionStore
 from lawspeaker.v1 import game_pb2

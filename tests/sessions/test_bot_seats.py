@@ -17,8 +17,8 @@ import httpx
 import pytest
 from transport.test_serve_command import serving
 
-from lawspeaker.api import RulesApi
-from lawspeaker.botpool import BotPool
+from lawspeaker.api.botpool import BotPool
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions import service
 from lawspeaker.sessions.service import SessionApi

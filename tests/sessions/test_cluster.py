@@ -18,7 +18,7 @@ from typing import TypeVar
 import pytest
 from redis.crc import key_slot
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.cluster import NodeConnections, is_cluster_url, node_url, seeds
 from lawspeaker.sessions.resp import Multiplexed, ReplyError

@@ -10,14 +10,14 @@ import msgspec
 import pytest
 from google.protobuf import json_format
 
-from lawspeaker import wire
-from lawspeaker.api import RulesApi
-from lawspeaker.registry import REGISTRY
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.sessions.service import LogEntry, Record, SessionApi
 from lawspeaker.sessions.store import SessionKey, Write, WriteStatus
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
+from lawspeaker.wire import structs
+from lawspeaker.wire.registry import REGISTRY
 
 from .conftest import StoreFactory
 from .helpers import assert_no_rng, play, run
@@ -137,7 +137,7 @@ def test_a_client_replays_the_public_log_of_an_unseeded_session(game: str, make_
 def test_session_apply_move_answers_the_same_over_wire_and_protobuf(
     game: str, make_store: StoreFactory
 ) -> None:
-    """JSON callers get SessionApplyMove built over ``lawspeaker.wire`` messages: two sessions of
+    """JSON callers get SessionApplyMove built over ``lawspeaker.wire.structs`` messages: two sessions of
     one seed, one answered each way, give the same JSON at every move (each seat's own view, events
     and outcome), at the fewest and the most players, and with a request id (whose stored answer is
     protobuf either way)."""
@@ -169,14 +169,14 @@ def test_session_apply_move_answers_the_same_over_wire_and_protobuf(
                 ]
                 by_protobuf = await api.session_apply_move(requests[0], tokens[0][seat])
                 by_wire = await api.session_apply_move_wire(requests[1], tokens[1][seat])
-                assert isinstance(by_wire, wire.Message)
+                assert isinstance(by_wire, structs.Message)
                 expected = json_format.MessageToDict(by_protobuf)
-                got = msgspec.json.decode(wire.encode(by_wire))
+                got = msgspec.json.decode(structs.encode(by_wire))
                 got["session"]["session"] = expected["session"]["session"]
                 assert got == expected, f"ply {ply}"
                 if request_id:  # a retry gets the first answer, the same on either path
                     again = await api.session_apply_move_wire(requests[1], tokens[1][seat])
-                    assert json_format.MessageToDict(again) == msgspec.json.decode(wire.encode(by_wire))
+                    assert json_format.MessageToDict(again) == msgspec.json.decode(structs.encode(by_wire))
                 current = by_protobuf.session
                 etags = [by_protobuf.session.etag, by_wire.session.etag]
 

@@ -15,7 +15,7 @@ from grpc_status import rpc_status
 from transport.conftest import run_servers
 from transport.test_serve_command import serving
 
-from lawspeaker.access import (
+from lawspeaker.api.access import (
     CALLER,
     Access,
     Caller,

@@ -11,15 +11,15 @@ import msgspec
 import pytest
 from redis.crc import key_slot
 
-from lawspeaker.api import RulesApi
-from lawspeaker.codec import Entry
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, LawspeakerError
-from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import _ENCODE, SessionApi
 from lawspeaker.sessions.store import IDEM_RECORD_BYTES, RedisStore, SessionKey, Write
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
+from lawspeaker.wire.codec import Entry
+from lawspeaker.wire.registry import REGISTRY
 
 from .conftest import REDIS_UP, REDIS_URL, StoreFactory
 from .helpers import assert_no_rng, create, play, run

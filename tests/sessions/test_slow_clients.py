@@ -2,7 +2,7 @@
 
 What an unread stream may make the server hold is bounded (README, "Game sessions"): its watcher
 queue (WATCH_BACKLOG versions or WATCH_BYTES bytes, in either store), a version or two on their way,
-the HTTP transport's buffer and the socket's send buffer (``lawspeaker.http_limits``). Past that its
+the HTTP transport's buffer and the socket's send buffer (``lawspeaker.http.limits``). Past that its
 stream ends with WATCH_STREAM_BEHIND after the versions it has (none skipped), a stream counts
 against the watch limit until its client lets it go, and an HTTP connection whose client takes
 nothing for ``stall_seconds`` is closed. Meanwhile the other calls keep answering.
@@ -27,9 +27,9 @@ import httpx
 import pytest
 from transport.conftest import Servers, run_servers
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, LawspeakerError
-from lawspeaker.http_limits import STALL_SECONDS, http_protocol
+from lawspeaker.http.limits import STALL_SECONDS, http_protocol
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import (
     WATCH_BYTES,

@@ -16,11 +16,11 @@ import pytest
 import redis
 import uvicorn
 
-from lawspeaker.api import RulesApi
-from lawspeaker.cli import _EmbeddedServer
-from lawspeaker.grpc_server import create_server
+from lawspeaker.api.rules import RulesApi
+from lawspeaker.grpc.server import create_server
 from lawspeaker.http.app import create_app, observed
-from lawspeaker.http_limits import http_protocol
+from lawspeaker.http.limits import http_protocol
+from lawspeaker.server.cli import _EmbeddedServer
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import rules_service_pb2_grpc
@@ -57,8 +57,8 @@ def run_servers(
     """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration.
 
     ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too;
-    ``tracing`` (a ``lawspeaker.tracing.Tracing``) instruments both as ``lawspeaker serve`` does;
-    ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http_limits``).
+    ``tracing`` (a ``lawspeaker.server.tracing.Tracing``) instruments both as ``lawspeaker serve`` does;
+    ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http.limits``).
     """
     loop = asyncio.new_event_loop()
     ready = threading.Event()

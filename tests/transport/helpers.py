@@ -9,9 +9,9 @@ import httpx
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from lawspeaker import fieldpaths
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire import fieldpaths
 
 PROTOBUF = "application/x-protobuf"
 VERBS = {
@@ -68,7 +68,7 @@ def both(
     over_rest = rest(http, method, request, response_type, protobuf)
     has_violation = "violation" in over_grpc.DESCRIPTOR.fields_by_name and over_grpc.HasField("violation")
     if not protobuf and has_violation:
-        # a JSON answer names the field at fault by its JSON names (lawspeaker.fieldpaths)
+        # a JSON answer names the field at fault by its JSON names (lawspeaker.wire.fieldpaths)
         field = over_grpc.violation.field  # type: ignore[attr-defined]
         assert over_rest.violation.field == fieldpaths.to_json(field)  # type: ignore[attr-defined]
         over_rest.violation.field = field  # type: ignore[attr-defined]

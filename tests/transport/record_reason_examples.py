@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games import core
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2, rules_service_pb2
+from lawspeaker.wire.registry import REGISTRY
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "reason_examples.json"

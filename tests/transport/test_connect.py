@@ -150,7 +150,7 @@ def test_agrees_with_rest(client: httpx.Client) -> None:
 
 
 def test_every_json_spelling_gets_the_same_answer(client: httpx.Client) -> None:
-    """Canonical JSON takes the msgspec path (lawspeaker.wire), other spellings the general one."""
+    """Canonical JSON takes the msgspec path (lawspeaker.wire.structs), other spellings the general one."""
     state = call_json(
         client, f"{RULES}/NewGame", pb.NewGameRequest(game="valhalla", players=2, seed=5), pb.NewGameResponse
     ).state
@@ -496,7 +496,7 @@ def test_cors_off_by_default() -> None:
 
 
 def test_cors_origins_flag_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lawspeaker import cli
+    from lawspeaker.server import cli
 
     args = cli.parser().parse_args(["serve", "--cors-origins", "https://a.example, https://b.example"])
     assert args.cors_origins == ("https://a.example", "https://b.example")

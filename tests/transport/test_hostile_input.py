@@ -40,7 +40,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
 from lawspeaker.v1 import game_pb2, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb

@@ -21,7 +21,7 @@ from litestar.testing import TestClient
 
 from lawspeaker.http.app import create_app
 from lawspeaker.http.openapi import openapi_document
-from lawspeaker.http_semantics import AllowTable, allow_header, parse_if_match
+from lawspeaker.http.semantics import AllowTable, allow_header, parse_if_match
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import session_service_pb2 as spb

@@ -26,7 +26,7 @@ import redis
 from google.protobuf import json_format
 from prometheus_client.parser import text_string_to_metric_families
 
-from lawspeaker import metrics
+from lawspeaker.observe import metrics
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore, RedisStore
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_grpc, valhalla_pb2

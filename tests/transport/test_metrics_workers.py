@@ -218,7 +218,7 @@ def test_an_operator_s_multiprocess_directory_is_emptied_of_an_earlier_run_s_val
         [
             sys.executable,
             "-c",
-            "from lawspeaker import metrics; "
+            "from lawspeaker.observe import metrics; "
             "metrics.request('rest', 'RulesService', 'NewGame', 'valhalla', 'OK', 0.001); metrics.flush()",
         ],
         env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(directory)},

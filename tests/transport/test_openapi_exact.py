@@ -19,17 +19,16 @@ import jsonschema
 import pytest
 from google.protobuf import descriptor
 
-from lawspeaker import http_semantics
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
-from lawspeaker.http import openapi
+from lawspeaker.http import openapi, semantics
 from lawspeaker.http.openapi import openapi_document
-from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
 from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
+from lawspeaker.wire.registry import REGISTRY
 
 from .conftest import memory_sessions_client
 
@@ -297,7 +296,7 @@ def test_a_64_bit_integer_as_a_string_has_the_bounds_of_one_as_a_number(bound: i
 )
 def test_the_if_match_pattern_is_what_the_service_parses(header: str) -> None:
     try:
-        http_semantics.parse_if_match(header)
+        semantics.parse_if_match(header)
         parsed = True
     except LawspeakerError:
         parsed = False

@@ -1,6 +1,6 @@
 """Every reason in the catalogue, provoked on REST, gRPC and Connect against real servers on loopback.
 
-General reasons (``lawspeaker.catalogue.GENERAL``) are provoked by the requests below, each on every
+General reasons (``lawspeaker.api.catalogue.GENERAL``) are provoked by the requests below, each on every
 transport the catalogue lists for it; a reason with no provocation here fails the test, unless it is
 one of the few in ``ELSEWHERE`` (a refusal nobody can receive, or one that only a hand-written store
 record reaches), each naming the test that provokes it. Rule reasons are played from
@@ -30,15 +30,15 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
-from lawspeaker import inbound
-from lawspeaker.access import Access, digest
-from lawspeaker.api import RulesApi
-from lawspeaker.catalogue import CONNECT, GENERAL, GRPC, REST
+from lawspeaker.api.access import Access, digest
+from lawspeaker.api.catalogue import CONNECT, GENERAL, GRPC, REST
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
-from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import Limits, SessionApi
 from lawspeaker.sessions.store import MemoryStore, RedisStore
 from lawspeaker.v1 import game_pb2, rules_service_pb2, session_service_pb2
+from lawspeaker.wire import inbound
+from lawspeaker.wire.registry import REGISTRY
 
 from .conftest import Servers, run_servers
 
@@ -61,7 +61,7 @@ ELSEWHERE = {
     "BOTS_BUSY": "tests/transport/test_suggest_move.py::"
     "test_a_full_bot_queue_answers_bots_busy_with_when_to_retry (a search must be thinking while the "
     "call is made)",
-    "BOT_FAILED": "tests/unit/test_botpool.py::test_a_worker_killed_while_thinking_answers_bot_failed (a "
+    "BOT_FAILED": "tests/api/test_botpool.py::test_a_worker_killed_while_thinking_answers_bot_failed (a "
     "worker process is killed)",
 }
 

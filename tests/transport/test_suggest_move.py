@@ -17,14 +17,14 @@ import pytest
 from google.protobuf import json_format
 
 from lawspeaker import bots
-from lawspeaker.api import RulesApi
-from lawspeaker.botpool import BotPool
+from lawspeaker.api.botpool import BotPool
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.bots import Level
 from lawspeaker.games import pax_penning
 from lawspeaker.games.core import Rng, is_legal
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.registry import REGISTRY
 
 from .conftest import Servers, run_servers
 

@@ -29,7 +29,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 
-from lawspeaker import calls, tracing
+from lawspeaker.observe import calls
+from lawspeaker.server import tracing
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import RedisStore
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_grpc
@@ -321,10 +322,11 @@ by_dependencies = otel()
 
 import httpx
 
-import lawspeaker.cli  # what `lawspeaker serve` imports
-from lawspeaker import calls, tracing
-from lawspeaker.api import RulesApi
-from lawspeaker.grpc_server import create_server
+import lawspeaker.server.cli  # what `lawspeaker serve` imports
+from lawspeaker.observe import calls
+from lawspeaker.server import tracing
+from lawspeaker.api.rules import RulesApi
+from lawspeaker.grpc.server import create_server
 from lawspeaker.http.app import create_app, observed
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore

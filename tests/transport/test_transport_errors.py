@@ -14,12 +14,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
-from lawspeaker import devtools, fieldpaths
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.http.openapi import openapi_document
 from lawspeaker.http.problems import MAX_BODY_BYTES
+from lawspeaker.server import devtools
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire import fieldpaths
 
 from .conftest import run_servers
 from .helpers import body_json
@@ -117,7 +118,7 @@ def test_json_wrong_type(http: httpx.Client) -> None:
 def test_every_proto3_json_spelling_gets_the_same_answer(
     stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client
 ) -> None:
-    """Canonical JSON takes the msgspec path (lawspeaker.wire); other valid spellings take the general
+    """Canonical JSON takes the msgspec path (lawspeaker.wire.structs); other valid spellings take the general
     one. Both answer alike: over REST, proto field names and nulls (the spellings the OpenAPI document
     leaves to the proto3 JSON mapping), over Connect every proto3 JSON spelling (enum numbers,
     numbers as strings, 64-bit integers as numbers too)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import rules_service_pb2_grpc
+from lawspeaker.wire.registry import REGISTRY
 
 from .helpers import play
 

@@ -6,9 +6,9 @@ import grpc
 import httpx
 import pytest
 
-from lawspeaker.registry import REGISTRY
 from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
+from lawspeaker.wire.registry import REGISTRY
 
 from .helpers import play as play_game
 

@@ -1,8 +1,8 @@
 """The frontend at /play, in headless Chromium against a real server with Redis: two browser
-contexts play a Valhalla session to the end, every game starts and plays in both modes, a refused
-move shows the server's sentence, undo, the polling fallback, keyboard play, phone-sized layout and
-axe-core's accessibility rules. Screenshots of every game at 390x844 and 1280x800 are written to
-``artifacts/screenshots/``."""
+contexts play a Valhalla session and follow it live to the end, every game starts and plays in both
+modes, a refused move shows the server's sentence, undo, the polling fallback, keyboard play,
+phone-sized layout and axe-core's accessibility rules. Screenshots of every game at 390x844 and
+1280x800 are written to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
@@ -150,8 +150,41 @@ def test_the_page_runs_under_its_own_policy(server: Server, browser: Any) -> Non
 # --------------------------------------------------------------------------- two seats, to the end
 
 
-@pytest.mark.timeout(900)  # some 600 plies, each a tap and a live update on the other page
-def test_two_browser_contexts_play_a_valhalla_session_to_the_end(server: Server, browser: Any) -> None:
+BROWSER_PLIES = 40
+"""Plies of the Valhalla session the two pages play by tapping, before the players go on from
+another device (REST with the same seat tokens). A whole game is 400 to 900 plies: tapped, each
+waits for the other page, and the game took 150 s alone, the suite's longest test by far."""
+
+
+def _play_on_over_rest(base_url: str, session: str, tokens: dict[int, str], seed: int) -> int:
+    """Plays the session to its end with random legal moves over REST, as the seats' players would
+    from another device; returns the number of moves in its log."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=base_url, timeout=10) as http:
+        current = http.get(f"/v1/sessions/{session}").json()["session"]
+        for _ in range(3000):
+            if current.get("gameOver"):
+                return int(current.get("moveCount", "0"))
+            seat = current["toAct"][0] if current.get("toAct") else 0
+            auth = {"authorization": f"Bearer {tokens[seat]}"}
+            moves = http.post(f"/v1/sessions/{session}:legalMoves", json={}, headers=auth).json()["moves"]
+            answer = http.post(
+                f"/v1/sessions/{session}:applyMove",
+                json={"move": rng.choice(moves), "etag": current["etag"]},
+                headers=auth,
+            )
+            assert answer.status_code == 200, answer.text
+            current = answer.json()["session"]
+    pytest.fail("the game did not end in 3000 moves")
+
+
+@pytest.mark.timeout(300)
+def test_two_browser_contexts_play_a_valhalla_session_and_follow_it_to_the_end(
+    server: Server, browser: Any
+) -> None:
+    """Each page taps its own moves and sees the other's arrive live; then the same players go on
+    from elsewhere (REST, the seat tokens of the links), and both pages follow the session live to
+    its end and show the same result. Takes about 12 s (two browser pages, 40 tapped plies)."""
     rng = random.Random(18)
     first, second = (_context(browser, viewport=PHONE, has_touch=True) for _ in range(2))
     try:
@@ -161,24 +194,28 @@ def test_two_browser_contexts_play_a_valhalla_session_to_the_end(server: Server,
         fragment = parse_qs(urlsplit(link).fragment)
         token = fragment["token"][0]
         assert urlsplit(link).path == "/play" and fragment["seat"] == ["1"]
+        own = parse_qs(urlsplit(light.page.url).fragment)
+        assert own["seat"] == ["0"] and own["session"] == fragment["session"]
         dark = Seat(second.new_page())
         dark.page.goto(link)
         dark.page.wait_for_selector("#board svg")
         dark.idle()
         seats = (light, dark)
-        for _ in range(3000):
+        for _ in range(BROWSER_PLIES):
             # both pages show the same log before anyone moves: the other's moves arrived live
             light.wait_log(dark.log_length())
-            if light.status() == "over" and dark.status() == "over":
-                break
             movers = [s for s in seats if s.status() == "turn"]
             assert len(movers) == 1, [s.page.text_content("#status") for s in seats]
             movers[0].play_random(rng)
             other = dark if movers[0] is light else light
             other.wait_log(movers[0].log_length(), 15_000)
             other.idle()
-        else:
-            pytest.fail("the game did not end in 3000 moves")
+        tokens = {0: own["token"][0], 1: token}
+        moves = _play_on_over_rest(server.base_url, fragment["session"][0], tokens, seed=18)
+        assert moves > BROWSER_PLIES
+        for s in seats:
+            s.wait_log(moves, 60_000)
+            s.page.wait_for_function("document.querySelector('#status')?.dataset.state === 'over'")
         summaries = [str(s.page.text_content("#status")) for s in seats]
         assert summaries[0] == summaries[1] and summaries[0].startswith("Game over.")
         assert re.search(r"(Light|Dark).*(wins|won)", summaries[0]), summaries[0]

@@ -1,11 +1,16 @@
 """The HTTP edge: RulesService and SessionService over REST (as their ``google.api.http``
-annotations say) and over the Connect protocol, on one Litestar app.
+annotations say) and over the Connect protocol, on one Litestar app. A transport: it calls
+``lawspeaker.api`` and ``lawspeaker.sessions`` and maps their errors once (``lawspeaker.api.errors``);
+it never imports ``lawspeaker.grpc``, the other transport, nor ``lawspeaker.server``, which starts it.
 
-Imports go one way, from the contract to the app:
+Imports inside go one way, from the contract to the app:
 
 - ``media``: media types and request headers;
 - ``routes``: each RPC and its HTTP binding, read from the descriptors;
+- ``semantics``: ``Allow`` and ``If-Match``, as a generic HTTP client expects them;
+- ``limits``: what a connection whose client stops reading may make the server hold;
 - ``problems``: RFC 9457 problem documents and the exception handlers;
+- ``guard``: the access policy (API keys, the caller) as an ASGI middleware;
 - ``bodies``: decoding requests and encoding answers (proto3 JSON or binary protobuf);
 - ``rules_routes`` and ``session_routes``: the REST routes of the two services (SSE for the watch);
 - ``connect``: the Connect protocol for both services;

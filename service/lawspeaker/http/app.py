@@ -14,11 +14,10 @@ from litestar.enums import HttpMethod
 from litestar.exceptions import HTTPException
 from litestar.handlers import HTTPRouteHandler
 
-from lawspeaker import calls, guard, http_semantics, metrics
-from lawspeaker.access import Access
-from lawspeaker.api import RulesApi
+from lawspeaker.api.access import Access
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
-from lawspeaker.http import connect
+from lawspeaker.http import connect, guard, semantics
 from lawspeaker.http.docs import docs_handlers
 from lawspeaker.http.media import JSON
 from lawspeaker.http.openapi import openapi_bytes
@@ -36,6 +35,7 @@ from lawspeaker.http.problems import (
 from lawspeaker.http.routes import RPCS, SESSION_RPCS
 from lawspeaker.http.rules_routes import rules_handlers
 from lawspeaker.http.session_routes import session_handlers
+from lawspeaker.observe import calls, metrics
 from lawspeaker.sessions.service import SessionApi
 
 log = logging.getLogger(__name__)
@@ -44,9 +44,7 @@ log = logging.getLogger(__name__)
 # --------------------------------------------------------------------------- the app
 
 
-def options_handler(
-    allow: http_semantics.AllowTable, handlers: Sequence[HTTPRouteHandler]
-) -> HTTPRouteHandler:
+def options_handler(allow: semantics.AllowTable, handlers: Sequence[HTTPRouteHandler]) -> HTTPRouteHandler:
     """OPTIONS on every path of ``handlers``, answering the ``Allow`` of the request's route and
     ``:verb`` (Litestar's own OPTIONS names the methods of one handler of the path). Registered
     before the handlers, so that Litestar adds none of its own. A CORS preflight never gets here:
@@ -59,7 +57,7 @@ def options_handler(
             raise Problem(404, "ROUTE_NOT_FOUND", f"No route matches OPTIONS {path}.")
         if not methods:  # the route has no such :verb: a 404 naming the ones it has
             return method_not_allowed(request, "", {})
-        return Response(b"", status_code=204, headers={"Allow": http_semantics.allow_header(methods)})
+        return Response(b"", status_code=204, headers={"Allow": semantics.allow_header(methods)})
 
     paths = sorted({p for h in handlers for p in h.paths})
     return route(paths, http_method=[HttpMethod.OPTIONS], status_code=200, name="options")(options)
@@ -78,7 +76,7 @@ def create_app(
 
     ``cors_origins`` (e.g. ``["https://app.example"]`` or ``["*"]``) turns CORS on for those origins.
     ``access`` (default: the sessions' ``limits.access``) says which calls need an API key and which
-    proxies are trusted (``lawspeaker.guard``). ``metrics_route``: serve ``GET /metrics`` (while
+    proxies are trusted (``lawspeaker.http.guard``). ``metrics_route``: serve ``GET /metrics`` (while
     metrics are on; ``--metrics-port`` serves them elsewhere). ``public_url``: the base URL the
     OpenAPI document names as its server (empty: the address each request for it was sent to).
     """
@@ -132,7 +130,7 @@ def create_app(
         *(session_handlers(sessions) if sessions is not None else ()),
     ]
     connect_handlers = connect.handlers(rules, sessions, fast)
-    allow = http_semantics.AllowTable()
+    allow = semantics.AllowTable()
     for rpc in (*RPCS, *(SESSION_RPCS if sessions is not None else ())):
         allow.add(rpc.template, (rpc.http_method,))
     for template, methods in connect.bindings():
@@ -162,7 +160,7 @@ def create_app(
             Exception: internal_error,
         },
         openapi_config=None,
-        logging_config=None,  # the process's own (``lawspeaker.logs``), not Litestar's
+        logging_config=None,  # the process's own (``lawspeaker.server.logs``), not Litestar's
         request_max_body_size=MAX_BODY_BYTES,
         middleware=[guard.http_middleware(access)],
         debug=False,
@@ -171,6 +169,6 @@ def create_app(
 
 def observed(app: Litestar) -> Any:
     """The ASGI app to serve: ``app`` under the middleware that records every request
-    (``lawspeaker.calls``), unmatched paths included (Litestar runs its own middleware on routes
+    (``lawspeaker.observe.calls``), unmatched paths included (Litestar runs its own middleware on routes
     only), or ``app`` itself when nothing observes calls."""
     return calls.http_middleware(cast(Any, app)) if calls.observing() else app

@@ -13,11 +13,11 @@ from google.protobuf import descriptor, json_format
 from google.protobuf.message import Message
 from litestar import Request, Response
 
-from lawspeaker import fieldpaths, inbound, protojson, wire
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type, first_header, is_json
 from lawspeaker.http.problems import HTTP_REASONS, MAX_BODY_BYTES, Problem
 from lawspeaker.http.routes import Rpc
+from lawspeaker.wire import fieldpaths, inbound, protojson, structs
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ async def read_body(request: Request[Any, Any, Any]) -> bytes:
             return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-WIRE = wire.default_wire()
+WIRE = structs.default_wire()
 """The contract's messages as msgspec Structs: canonical proto3 JSON bodies of the RulesService
 POST RPCs are decoded into these and their responses written from them, with no protobuf in
 between (``RulesApi.on_wire``)."""
@@ -175,9 +175,9 @@ def wire_decode(rpc: Rpc, body: bytes, content_type: str) -> Any | None:
         return None
 
 
-def encode_answer(msg: Message | wire.Message, protobuf: bool) -> Response[bytes]:
-    if isinstance(msg, wire.Message):
-        return Response(wire.encode(msg), media_type=JSON)
+def encode_answer(msg: Message | structs.Message, protobuf: bool) -> Response[bytes]:
+    if isinstance(msg, structs.Message):
+        return Response(structs.encode(msg), media_type=JSON)
     if protobuf:
         return Response(msg.SerializeToString(), media_type=PROTOBUF_TYPES[0])
     return Response(msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(msg))), media_type=JSON)

@@ -8,7 +8,7 @@ contract over plain HTTP/1.1, with any Connect client (e.g. ``@connectrpc/connec
 
 Errors are Connect's JSON error: ``{"code": "failed_precondition", "message": ..., "details": [...]}``
 with the HTTP status of Connect's table; the code and the details (``google.rpc.ErrorInfo`` whose
-``reason`` is the rule, ``google.rpc.BadRequest``) come from :mod:`lawspeaker.errors`, the one
+``reason`` is the rule, ``google.rpc.BadRequest``) come from :mod:`lawspeaker.api.errors`, the one
 mapping every transport uses. A SessionService call takes the seat token from the
 ``Authorization: Bearer`` header, as REST does.
 
@@ -36,17 +36,19 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Stream
 
-from lawspeaker import calls, errors, fieldpaths, protojson, wire
-from lawspeaker.api import RulesApi
+from lawspeaker.api import errors
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http.bodies import decode_request, read_body, wire_decode
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type
 from lawspeaker.http.problems import MAX_BODY_BYTES, Problem
 from lawspeaker.http.routes import RPCS, SESSION_RPCS, Rpc
 from lawspeaker.http.rules_routes import THINKING_RPCS, WIRE_RPCS, call_rpc, call_thinking, wire_answer
+from lawspeaker.http.semantics import allow_header
 from lawspeaker.http.session_routes import call_session
-from lawspeaker.http_semantics import allow_header
+from lawspeaker.observe import calls
 from lawspeaker.sessions.service import SessionApi, bearer
+from lawspeaker.wire import fieldpaths, protojson, structs
 
 log = logging.getLogger(__name__)
 
@@ -184,9 +186,9 @@ def _bytes(msg: Message, codec: str) -> bytes:
     return msgspec.json.encode(fieldpaths.json_answer(protojson.to_dict(msg)))
 
 
-def _encode(msg: Message | wire.Message, codec: str) -> Response[bytes]:
-    if isinstance(msg, wire.Message):  # a JSON answer built over wire messages
-        return Response(wire.encode(msg), media_type=JSON)
+def _encode(msg: Message | structs.Message, codec: str) -> Response[bytes]:
+    if isinstance(msg, structs.Message):  # a JSON answer built over wire messages
+        return Response(structs.encode(msg), media_type=JSON)
     return Response(_bytes(msg, codec), media_type=PROTO if codec == "proto" else JSON)
 
 
@@ -214,7 +216,7 @@ async def _read_envelope(request: Request[Any, Any, Any]) -> bytes:
 
 async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIterator[bytes]:
     """The response envelopes of a server stream: its messages, then the end of the stream (with the
-    error, mapped by :mod:`lawspeaker.errors`, when the stream failed)."""
+    error, mapped by :mod:`lawspeaker.api.errors`, when the stream failed)."""
     try:
         async for msg in updates:
             yield _envelope(0, _bytes(msg, codec))
@@ -230,7 +232,7 @@ async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIt
     yield _end_stream()
 
 
-Call = Callable[[Rpc, Message, str | None, str], Awaitable[Message | wire.Message]]  # (.., codec)
+Call = Callable[[Rpc, Message, str | None, str], Awaitable[Message | structs.Message]]  # (.., codec)
 Streamer = Callable[[Rpc, Message, str | None], AsyncIterator[Message]]
 
 
@@ -266,7 +268,7 @@ def _handler(
     streamer: Streamer | None = None,
     fast: RulesApi | None = None,
 ) -> HTTPRouteHandler:
-    """The Connect route of one service. ``fast``, a RulesApi over ``lawspeaker.wire`` messages,
+    """The Connect route of one service. ``fast``, a RulesApi over ``lawspeaker.wire.structs`` messages,
     answers canonical JSON requests of the RPCs in ``WIRE_RPCS`` as REST does."""
     by_name = {r.name: r for r in rpcs}
 
@@ -356,7 +358,7 @@ def handlers(
 ) -> list[HTTPRouteHandler]:
     """The Connect routes of RulesService and SessionService (the latter answering
     ``unimplemented`` when the server has no sessions). ``fast``, the same rules over
-    ``lawspeaker.wire`` messages, answers canonical JSON calls as REST does."""
+    ``lawspeaker.wire.structs`` messages, answers canonical JSON calls as REST does."""
 
     async def call_rules(rpc: Rpc, msg: Message, _token: str | None, _codec: str) -> Message:
         if rpc.name in THINKING_RPCS:
@@ -365,7 +367,9 @@ def handlers(
         answer: Message = call_rpc(rules, rpc, msg)  # as REST calls it (traced there)
         return answer
 
-    async def call_sessions(rpc: Rpc, msg: Message, token: str | None, codec: str) -> Message | wire.Message:
+    async def call_sessions(
+        rpc: Rpc, msg: Message, token: str | None, codec: str
+    ) -> Message | structs.Message:
         assert sessions is not None
         return await call_session(sessions, rpc, msg, token, json=codec == "json")
 

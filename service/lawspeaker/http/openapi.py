@@ -29,8 +29,6 @@ from typing import Any
 import msgspec
 from google.protobuf import descriptor
 
-from lawspeaker import proto_comments, protojson
-from lawspeaker.codec import Entry
 from lawspeaker.games import core
 from lawspeaker.http.media import JSON, PROBLEM_JSON
 from lawspeaker.http.problems import PROBLEM_BASE
@@ -45,9 +43,11 @@ from lawspeaker.http.routes import (
     etag_getter,
 )
 from lawspeaker.http.session_routes import EVENT_STREAM
-from lawspeaker.registry import REGISTRY
 from lawspeaker.sessions.service import MAX_REQUEST_ID, MAX_SESSION_ID
 from lawspeaker.v1 import game_pb2
+from lawspeaker.wire import proto_comments, protojson
+from lawspeaker.wire.codec import Entry
+from lawspeaker.wire.registry import REGISTRY
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _numerals_up_to(n: int) -> str:
 def _integer(low: int, high: int, fmt: str) -> dict[str, Any]:
     """An integer field between ``low`` and ``high``. A 64-bit one is a decimal string, as proto3
     JSON writes it (a JavaScript number cannot hold every 64-bit value), bounded by its pattern: a
-    JSON number there is refused over REST (``lawspeaker.inbound``), so that a generated client has
+    JSON number there is refused over REST (``lawspeaker.wire.inbound``), so that a generated client has
     one type for it, ``string``."""
     if fmt not in ("int64", "uint64"):
         return {"type": "integer", "format": fmt, "minimum": low, "maximum": high}
@@ -161,8 +161,8 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 
 
 def _reason_schema() -> dict[str, Any]:
-    """Every reason a problem may give (``lawspeaker.catalogue``), as one enum."""
-    from lawspeaker.catalogue import all_reasons
+    """Every reason a problem may give (``lawspeaker.api.catalogue``), as one enum."""
+    from lawspeaker.api.catalogue import all_reasons
 
     return {
         "type": "string",

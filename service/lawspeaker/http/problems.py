@@ -13,9 +13,12 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 
-from lawspeaker import calls, errors, fieldpaths, http_semantics
+from lawspeaker.api import errors
 from lawspeaker.games.core import FieldViolation, LawspeakerError
+from lawspeaker.http import semantics
 from lawspeaker.http.media import PROBLEM_JSON, PROTOBUF_TYPES, bare_media_type, first_header
+from lawspeaker.observe import calls
+from lawspeaker.wire import fieldpaths
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ def problem_response(
 
 def lawspeaker_error_handler(request: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
     """The problem document of an error; a request that did not come as binary protobuf (JSON, or a
-    query string) gets its fields named by their JSON names (``lawspeaker.fieldpaths``)."""
+    query string) gets its fields named by their JSON names (``lawspeaker.wire.fieldpaths``)."""
     if not _protobuf_request(request):
         err = fieldpaths.for_json(err)
     return problem_of(err)
@@ -117,7 +120,7 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
     return problem_response(status, reason, detail, code, headers=headers)
 
 
-ALLOW_TABLE = "lawspeaker.allow"  # the app state key of the app's http_semantics.AllowTable
+ALLOW_TABLE = "lawspeaker.allow"  # the app state key of the app's semantics.AllowTable
 
 
 def method_not_allowed(
@@ -125,7 +128,7 @@ def method_not_allowed(
 ) -> Response[bytes]:
     """A 405 whose ``Allow`` names the methods of the route's ``:verb`` (Litestar's own, in
     ``fallback``, names those of every verb on the path), or a 404 when the route has no such verb."""
-    table: http_semantics.AllowTable | None = request.app.state.get(ALLOW_TABLE)
+    table: semantics.AllowTable | None = request.app.state.get(ALLOW_TABLE)
     path = request.scope["path"]
     methods = table.lookup(path) if table is not None else None
     if table is not None and methods is not None and not methods:
@@ -135,7 +138,7 @@ def method_not_allowed(
             known = ", ".join(f":{v}" for v in table.verbs(path)) or "none"
             detail = f"{detail[:-1]}: unknown method ':{verb}'; known methods: {known}."
         return problem_response(404, "ROUTE_NOT_FOUND", detail, "NOT_FOUND")
-    headers = {"Allow": http_semantics.allow_header(methods)} if methods else dict(fallback)
+    headers = {"Allow": semantics.allow_header(methods)} if methods else dict(fallback)
     return problem_response(405, "METHOD_NOT_ALLOWED", detail, "UNIMPLEMENTED", headers=headers)
 
 

@@ -1,5 +1,5 @@
 """The RulesService routes: ``GET /v1/games``, ``GET /v1/games/{game}`` and the ``:verb`` POSTs,
-with canonical JSON bodies answered over ``lawspeaker.wire`` messages (the hot path)."""
+with canonical JSON bodies answered over ``lawspeaker.wire.structs`` messages (the hot path)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from litestar import Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
-from lawspeaker import calls, fieldpaths, protojson, wire
-from lawspeaker.api import RulesApi
+from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import (
     accepts_protobuf,
@@ -28,6 +27,8 @@ from lawspeaker.http.bodies import (
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, first_header
 from lawspeaker.http.problems import Problem
 from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
+from lawspeaker.observe import calls
+from lawspeaker.wire import fieldpaths, protojson, structs
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,8 @@ def answer_post(
     LawspeakerError / Problem refusing it.
 
     A canonical proto3 JSON body that asks for a JSON answer goes through ``fast`` (a RulesApi over
-    ``lawspeaker.wire`` messages); anything else, or everything when ``fast`` is None, through
-    ``rules`` over protobuf. Both give the same answer (``tests/unit/test_wire.py``).
+    ``lawspeaker.wire.structs`` messages); anything else, or everything when ``fast`` is None, through
+    ``rules`` over protobuf. Both give the same answer (``tests/wire/test_structs.py``).
     """
     if fast is not None and not accepts_protobuf(accept, False):
         wired = wire_decode(rpc, body, content_type)
@@ -80,7 +81,7 @@ THINKING_RPCS = frozenset({"SuggestMove"})
 """The RulesService RPCs that are awaited (the bots think in another process): ``answer_thinking``."""
 
 WIRE_RPCS = frozenset(r.name for r in VERB_RPCS.values()) - THINKING_RPCS
-"""The RulesService RPCs served over ``lawspeaker.wire`` messages for JSON: the POST ones but
+"""The RulesService RPCs served over ``lawspeaker.wire.structs`` messages for JSON: the POST ones but
 SuggestMove (the GET ones are cheap, DescribeGame's answer holds a google.protobuf.Struct, and a
 suggestion's time is the bot's thinking)."""
 
@@ -104,8 +105,8 @@ def wire_answer(fast: RulesApi, rpc: Rpc, wired: Any) -> bytes | None:
     """The JSON answer of ``rpc`` to a wire request, or None when the request turns out not to be
     canonical (two members of a oneof): the API is pure, so the caller starts over on the general
     path. Errors are raised as on that path."""
-    with contextlib.suppress(wire.NotCanonical):
-        return wire.encode(call_rpc(fast, rpc, wired))
+    with contextlib.suppress(structs.NotCanonical):
+        return structs.encode(call_rpc(fast, rpc, wired))
     return None
 
 
@@ -127,7 +128,7 @@ def call_rpc(api: RulesApi, rpc: Rpc, msg: Any) -> Any:
 
 
 def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHandler]:
-    """The RulesService routes. ``fast``, the same rules over ``lawspeaker.wire`` messages, answers
+    """The RulesService routes. ``fast``, the same rules over ``lawspeaker.wire.structs`` messages, answers
     canonical JSON bodies of the POST RPCs (``answer_post``)."""
 
     @get(COLLECTION)

@@ -16,8 +16,9 @@ from litestar.enums import HttpMethod
 from litestar.handlers import HTTPRouteHandler
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from lawspeaker import calls, errors, http_semantics, metrics, protojson, wire
+from lawspeaker.api import errors
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
+from lawspeaker.http import semantics
 from lawspeaker.http.bodies import decode_request, encode_answer, read_body, set_query, wants_protobuf
 from lawspeaker.http.media import first_header, header_values
 from lawspeaker.http.problems import Problem, problem_response
@@ -31,7 +32,9 @@ from lawspeaker.http.routes import (
     route_path,
     with_etag,
 )
+from lawspeaker.observe import calls, metrics
 from lawspeaker.sessions.service import SessionApi, bearer
+from lawspeaker.wire import protojson, structs
 
 log = logging.getLogger(__name__)
 
@@ -174,23 +177,23 @@ async def call_if_match(
     etag_of: EtagOf | None,
 ) -> Response[Any]:
     """``rpc`` (SessionApplyMove or UndoMove) under ``If-Match``: the write is made on the version
-    If-Match and the body's etag name together (``http_semantics.etag_for``), and a version that
+    If-Match and the body's etag name together (``semantics.etag_for``), and a version that
     is not one If-Match names answers 412 instead of 409."""
-    conditions = http_semantics.parse_if_match(if_match)
+    conditions = semantics.parse_if_match(if_match)
     if not conditions.any:
-        etag = http_semantics.etag_for(conditions, getattr(msg, "etag"))  # noqa: B009
+        etag = semantics.etag_for(conditions, getattr(msg, "etag"))  # noqa: B009
         if etag is None:  # several tags, or only weak ones: the current version decides
             session: str = getattr(msg, "session")  # noqa: B009
             got = await call(GET_SESSION, GET_SESSION.request_type(session=session), token, True)
             etag = got.session.etag
             if etag not in conditions.tags:
                 metrics.write_conflict(session.partition(".")[0])  # refused without a write: count it here
-                return precondition_failed(http_semantics.not_current(session, etag, conditions))
+                return precondition_failed(semantics.not_current(session, etag, conditions))
         setattr(msg, "etag", etag)  # noqa: B010
     try:
         answer = await call(rpc, msg, token, protobuf)
     except LawspeakerError as err:
-        if conditions.any or err.reason != http_semantics.ETAG_MISMATCH:
+        if conditions.any or err.reason != semantics.ETAG_MISMATCH:
             raise
         if err.metadata.get("etag") in conditions.tags:
             raise  # If-Match holds (the version is one it names): only the body's etag is stale
@@ -202,7 +205,7 @@ def precondition_failed(err: LawspeakerError) -> Response[bytes]:
     """A session version mismatch as If-Match's 412: the problem names the reason, the current
     etag in its metadata and the ``ETag`` header (when the version is known)."""
     current = str(err.metadata.get("etag", ""))
-    headers = {"ETag": http_semantics.quoted(current)} if current.isdigit() else {}
+    headers = {"ETag": semantics.quoted(current)} if current.isdigit() else {}
     return problem_response(
         412,
         err.reason,
@@ -215,24 +218,24 @@ def precondition_failed(err: LawspeakerError) -> Response[bytes]:
 
 
 SESSION_WIRE_METHODS = {"SessionApplyMove": "session_apply_move_wire"}
-"""SessionService RPCs whose JSON answers are built over ``lawspeaker.wire`` messages (the call a
+"""SessionService RPCs whose JSON answers are built over ``lawspeaker.wire.structs`` messages (the call a
 game makes on every move); the others answer with protobuf messages, written by ``protojson``."""
 
 
 async def call_session(
     api: SessionApi, rpc: Rpc, msg: Message, token: str | None, json: bool
-) -> Message | wire.Message:
+) -> Message | structs.Message:
     """A SessionService call, for REST and Connect: over wire messages for a JSON caller where
     ``SESSION_WIRE_METHODS`` has the RPC, else over protobuf."""
     name = SESSION_WIRE_METHODS.get(rpc.name, rpc.api_method) if json else rpc.api_method
-    method: Callable[[Message, str | None], Awaitable[Message | wire.Message]] = getattr(api, name)
+    method: Callable[[Message, str | None], Awaitable[Message | structs.Message]] = getattr(api, name)
     return await method(msg, token)
 
 
 def session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
     """The SessionService routes, as the annotations of its RPCs bind them."""
 
-    async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Message | wire.Message:
+    async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Message | structs.Message:
         return await call_session(api, rpc, msg, token, json=not protobuf)
 
     def stream(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message]:

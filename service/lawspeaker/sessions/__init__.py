@@ -2,5 +2,5 @@
 
 ``store`` keeps sessions (in process, or in Redis shared by every replica); ``service`` is the
 transport-agnostic SessionService over protobuf messages, built on the same engine as the stateless
-:class:`~lawspeaker.api.RulesApi`.
+:class:`~lawspeaker.api.rules.RulesApi`.
 """

@@ -12,7 +12,7 @@ the secret RNG, versions (etags), idempotency, the move log and undo.
 - Responses carry ``game.view(state, seat)`` encoded with the ``rng`` field cleared.
 - A chance step is resolved by the seat to act sending the draw move; the server draws from the
   session's RNG. With physical dice only explicit outcomes are accepted, and the server never draws.
-- SessionApplyMove, the call a game makes most, can answer over ``lawspeaker.wire`` messages
+- SessionApplyMove, the call a game makes most, can answer over ``lawspeaker.wire.structs`` messages
   instead (``session_apply_move_wire``, for JSON callers); what is stored stays protobuf.
 """
 
@@ -37,11 +37,12 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from lawspeaker import access, bots, calls, metrics
-from lawspeaker.api import RulesApi, bot_budget, bot_level
-from lawspeaker.codec import Entry, malformed
+from lawspeaker import bots
+from lawspeaker.api import access
+from lawspeaker.api.rules import RulesApi, bot_budget, bot_level
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
+from lawspeaker.observe import calls, metrics
 from lawspeaker.sessions.store import (
     CLOSED,
     DELETED,
@@ -57,6 +58,7 @@ from lawspeaker.sessions.store import (
 )
 from lawspeaker.v1 import game_pb2, rules_service_pb2
 from lawspeaker.v1 import session_service_pb2 as pb
+from lawspeaker.wire.codec import Entry, malformed
 
 log = logging.getLogger(__name__)
 
@@ -868,7 +870,7 @@ class SessionApi:
         return answer
 
     async def session_apply_move_wire(self, request: pb.SessionApplyMoveRequest, token: str | None) -> Any:
-        """SessionApplyMove answered with ``lawspeaker.wire`` messages (for JSON callers): the same
+        """SessionApplyMove answered with ``lawspeaker.wire.structs`` messages (for JSON callers): the same
         answer, but that a replayed request id gets its stored protobuf answer."""
         return await self._apply_move(request, token, True)
 

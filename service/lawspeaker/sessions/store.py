@@ -33,8 +33,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from lawspeaker import calls, metrics
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.observe import calls, metrics
 from lawspeaker.sessions.cluster import (
     ClusterWatchers,
     NodeConnections,
