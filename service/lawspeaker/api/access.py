@@ -30,6 +30,7 @@ from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 
 API_KEY_HEADER = "x-api-key"
 FORWARDED_FOR = "x-forwarded-for"
+RULES_RPC = "/lawspeaker.v1.RulesService/"  # the path prefix of every RulesService call (gRPC, Connect)
 _ENTRY = re.compile(r"^(?:(?P<name>[A-Za-z0-9_.@-]{1,64})=)?sha256:(?P<digest>[0-9a-fA-F]{64})$")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

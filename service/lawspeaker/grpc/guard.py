@@ -14,10 +14,8 @@ import grpc
 from grpc_status import rpc_status
 
 from lawspeaker.api import errors
-from lawspeaker.api.access import API_KEY_HEADER, FORWARDED_FOR, Access, Caller, grpc_peer_address
+from lawspeaker.api.access import API_KEY_HEADER, FORWARDED_FOR, RULES_RPC, Access, Caller, grpc_peer_address
 from lawspeaker.games.core import LawspeakerError
-
-RULES_RPC = "/lawspeaker.v1.RulesService/"
 
 
 def grpc_caller(access: Access, context: grpc.aio.ServicerContext[Any, Any]) -> Caller:

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from lawspeaker.api import errors
-from lawspeaker.api.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, Access
+from lawspeaker.api.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, RULES_RPC, Access
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.http.problems import problem_of
 from lawspeaker.observe import calls
@@ -34,7 +34,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 CREATE_SESSION_REST = "/v1/sessions"
 CREATE_SESSION_CONNECT = "/lawspeaker.v1.SessionService/CreateSession"
 RULES_REST = "/v1/games"
-RULES_RPC = "/lawspeaker.v1.RulesService/"
 _API_KEY = API_KEY_HEADER.encode()
 _FORWARDED = FORWARDED_FOR.encode()
 
