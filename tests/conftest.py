@@ -80,12 +80,20 @@ def _survivors(tag: str) -> list[int]:
 
 
 def _stop_own_children() -> None:
-    """What this process started for its tests and keeps for its lifetime: the bot pools' workers,
-    then the fork server they came from (it exits once no worker holds its "alive" pipe), so an
-    xdist worker, which ends with ``os._exit`` and no exit handlers, leaves nothing behind."""
+    """What this process started for its tests and keeps for its lifetime: the bot pools' workers
+    (those of open pools, and any a closed pool left), then the fork server they came from (it exits
+    once no worker holds its "alive" pipe), so that an xdist worker, which ends with ``os._exit``
+    and no exit handlers, leaves nothing behind."""
     if "lawspeaker.api.botpool" in sys.modules:
         sys.modules["lawspeaker.api.botpool"].close_all()
+    import multiprocessing
     import multiprocessing.forkserver
+
+    # a pool closed without waiting (``close()``) told its workers to go, but the thread that tells
+    # them dies with an xdist worker's os._exit: any worker still alive is stopped here
+    for child in multiprocessing.active_children():
+        child.terminate()
+        child.join(5)
 
     server = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
     alive = getattr(server, "_forkserver_alive_fd", None)

@@ -199,3 +199,47 @@ def test_closing_to_stop_ends_the_workers_and_the_pools_thread_even_while_one_th
         assert failed.value.reason == "BOT_FAILED"
 
     asyncio.run(run())
+
+
+SIGKILLED_SERVER = """
+import os, sys
+from lawspeaker.api.botpool import BotPool
+from lawspeaker.bots import worker
+pool = BotPool(processes=1)
+with worker.set_aside():
+    task = pool._pool().submit(os.getpid)
+print(task.result(), flush=True)
+sys.stdin.read()
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]  # noqa: SIM115
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_sigkilled_serving_process_leaves_no_bot_worker_or_fork_server_behind() -> None:
+    """A serving process killed with SIGKILL closes nothing; its bot worker follows it out within a
+    second (a pidfd), and the fork server it came from then exits too. Starts a Python process and a
+    fork server: about 1 s."""
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SIGKILLED_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    worker_pid = int(proc.stdout.readline().split()[0])
+    forkserver = int(open(f"/proc/{worker_pid}/stat").read().rsplit(")", 1)[1].split()[1])  # noqa: SIM115
+    assert _alive(worker_pid) and _alive(forkserver) and forkserver != proc.pid
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    deadline = time.monotonic() + 10
+    while (_alive(worker_pid) or _alive(forkserver)) and time.monotonic() < deadline:
+        time.sleep(0.05)  # neither is a child of this process: nothing to wait on
+    assert not _alive(worker_pid), "the bot worker outlived its server"
+    assert not _alive(forkserver), "the fork server outlived its server"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
 import time
 import weakref
 from concurrent.futures.process import BrokenProcessPool
@@ -100,7 +101,7 @@ class BotPool:
                         self.processes,
                         mp_context=worker.CONTEXT,
                         initializer=worker.start,
-                        initargs=(self.nice,),
+                        initargs=(self.nice, os.getpid()),  # workers end with this process
                     )
                 _OPEN.add(self)
         return self._executor

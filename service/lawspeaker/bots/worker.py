@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import sys
+import threading
+import time
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,12 +21,43 @@ from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.games.registry import GAMES
 
 
-def start(nice: int) -> None:
-    """A worker's first act: step back in CPU priority, and load the games."""
+def start(nice: int, server: int | None = None) -> None:
+    """A worker's first act: step back in CPU priority, load the games, and, given the serving
+    process's pid, follow it out (:func:`exit_with`)."""
     if nice:
         with contextlib.suppress(OSError):  # a platform without nice: think at the same priority
             os.nice(nice)
+    if server is not None:
+        exit_with(server)
     assert GAMES
+
+
+def exit_with(server: int) -> None:
+    """End this worker when the process ``server`` ends, however it ends. A serving process that is
+    SIGKILLed never closes its pool, and a worker waits on its task queue forever (the queue's pipe
+    has a writer in the worker itself); the fork server it came from then lives on too, since every
+    worker holds a copy of its "alive" pipe. A daemon thread waits on a pidfd (Linux), or asks once
+    a second where there is none."""
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(server)
+        except (AttributeError, OSError):  # no pidfd here, or the server is already gone
+            fd = None
+        if fd is not None:
+            select.select([fd], [], [])  # readable once the process has ended
+        else:
+            while True:
+                try:
+                    os.kill(server, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:  # alive, another user's (cannot be ours, but be safe)
+                    pass
+                time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="lawspeaker-bot-exit-with-server", daemon=True).start()
 
 
 @dataclass(frozen=True)
