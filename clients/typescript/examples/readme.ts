@@ -1,4 +1,4 @@
-// The TypeScript example of the README, verbatim below the marker line: test/readme.test.mjs fails
+// The TypeScript example of docs/clients.md, verbatim below the marker line: test/readme.test.mjs fails
 // when the two differ, compiles this file against the built client and runs it against a real server.
 // ---- README ----
 import {

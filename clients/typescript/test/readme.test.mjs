@@ -1,5 +1,5 @@
-// The README's TypeScript example is examples/readme.ts (the text below its marker line): the two
-// must be the same text, and the example must compile against the built client (dist/) and run
+// docs/clients.md's TypeScript example (the README's, before it moved) is examples/readme.ts (the
+// text below its marker line): the two must be the same text, and the example must compile against the built client (dist/) and run
 // against a real `lawspeaker serve`, printing what its comments say and then ending by itself.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -25,15 +25,15 @@ after(async () => {
   await server?.stop();
 });
 
-test("README.md's TypeScript example is examples/readme.ts", async () => {
-  const readme = await readFile(new URL("../../../README.md", import.meta.url), "utf8");
+test("docs/clients.md's TypeScript example is examples/readme.ts", async () => {
+  const readme = await readFile(new URL("../../../docs/clients.md", import.meta.url), "utf8");
   const source = await readFile(new URL("../examples/readme.ts", import.meta.url), "utf8");
   assert.ok(source.includes(MARKER), `examples/readme.ts lost its marker line ${JSON.stringify(MARKER)}`);
   const example = source.slice(source.indexOf(MARKER) + MARKER.length);
   const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
   assert.ok(
     blocks.includes(example),
-    "README.md's TypeScript example and clients/typescript/examples/readme.ts differ: make them the same",
+    "docs/clients.md's TypeScript example and clients/typescript/examples/readme.ts differ: make them the same",
   );
 });
 
