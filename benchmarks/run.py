@@ -5,7 +5,9 @@
     .venv/bin/python benchmarks/run.py --against REV   # also the end-to-end ratios of git revision REV
 
 Benchmarks are not tests: nothing here fails on a number. Each result is reported as a ratio to a
-baseline measured in the same run, next to the goal the issues set.
+baseline measured in the same run, next to the goal the issues set. Sections other scripts write
+(``benchmarks/bots*.py``: "Bots: ..."; ``benchmarks/test_suite.py``: "The test suite") are kept as
+they are, after the sections this script writes.
 """
 
 from __future__ import annotations
@@ -40,6 +42,24 @@ ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_j
 E2E_KEEP = {"REST": 0.40, "gRPC": 0.65}  # ApplyMove requests/s as a fraction of the empty-request floor
 SESSION_GOAL = 0.50  # session ApplyMove requests/s as a fraction of stateless ApplyMove
 SESSION_BYTES_GOAL = 16 * 1024  # Redis bytes of one mid-game session (issue 16)
+OTHERS = ("## Bots", "## The test suite")  # headings of the sections other scripts own
+
+
+def kept_sections(text: str) -> list[str]:
+    """The sections of ``text`` (each from its ``## `` heading to the next) that other scripts write,
+    in their order, as lines: this script rewrites the rest of the document."""
+    kept: list[str] = []
+    keeping = False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            keeping = line.startswith(OTHERS)
+            if keeping and kept and kept[-1] != "":
+                kept.append("")
+        if keeping:
+            kept.append(line)
+    while kept and kept[-1] == "":
+        kept.pop()
+    return kept
 
 
 def notes(cost: Any) -> list[str]:
@@ -289,8 +309,9 @@ def main() -> None:
         lines += session_section(seconds, args.against)
     if not args.skip_e2e and not args.skip_sessions and sessions.redis_up():  # workers need Redis
         lines += workers.section(workers.measure(max(1, round(seconds / e2e.ROUNDS)), e2e.ROUNDS))
-    OUT.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    kept = kept_sections(OUT.read_text()) if OUT.exists() else []
+    OUT.write_text("\n".join([*lines, *(["", *kept] if kept else [])]) + "\n")
 
 
 def session_section(seconds: int, against: str | None = None) -> list[str]:

@@ -24,6 +24,26 @@ settings.register_profile("ci", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# --------------------------------------------------------------------------- the layers' markers
+
+LAYER_MARKERS = {"sessions": "sessions"}
+"""Folders of tests/ whose every test carries a marker, so the quick loop (``-m "not transport and
+not sessions"``) leaves them out though a file forgets its ``pytestmark`` (tests/sessions/test_cluster.py
+once did, and brought a Redis Cluster into the quick loop)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    for item in items:
+        try:
+            folder = item.path.relative_to(tests).parts[0]
+        except ValueError:
+            continue
+        marker = LAYER_MARKERS.get(folder)
+        if marker is not None and item.get_closest_marker(marker) is None:
+            item.add_marker(marker)
+
+
 # --------------------------------------------------------------------------- no process outlives the suite
 
 RUN_TAG = "PYTEST_LAWSPEAKER_RUN"
