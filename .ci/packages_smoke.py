@@ -3,11 +3,13 @@
 ``contents WHEELS SRC`` runs before anything is installed: every file of the ``lawspeaker`` and
 ``lawspeaker_client`` packages in the source tree SRC (data files included: game components, the
 descriptor set, .pyi stubs, the API reference's assets) must be in its wheel in WHEELS, since a file
-left out works in a checkout and fails only once installed.
+left out works in a checkout and fails only once installed; so must every rules document of
+``docs/rules``, which ``lawspeaker/http/rulebooks`` links in the checkout and the service serves.
 
 ``smoke --grpc-port N --http-port M`` runs with the fresh venv's interpreter, outside the checkout,
 against the installed ``lawspeaker serve``: the packages import from that venv, ``/healthz`` and
-``/schema`` answer, ``/play`` serves the web frontend, and every game the server lists is described,
+``/schema`` answer, ``/play`` serves the web frontend, each game's rules page holds the anchor of
+every rule a refusal links, and every game the server lists is described,
 started and asked for its legal moves through the installed ``lawspeaker_client``, over gRPC and REST.
 """
 
@@ -21,6 +23,7 @@ from pathlib import Path
 
 # package name -> its directory in the source tree
 PACKAGES = {"lawspeaker": "service/lawspeaker", "lawspeaker_client": "clients/python/src/lawspeaker_client"}
+RULEBOOKS = "http/rulebooks"  # docs/rules, as the lawspeaker package holds it
 
 
 def contents(wheels: Path, src: Path) -> list[str]:
@@ -40,6 +43,10 @@ def contents(wheels: Path, src: Path) -> list[str]:
             name = f"{package}/{path.relative_to(root).as_posix()}"
             if name not in shipped:
                 problems.append(f"{found[0].name} lacks {name} (add it to package-data in pyproject.toml)")
+        if package == "lawspeaker":  # a link in the checkout: rglob does not follow it
+            for doc in sorted((src / "docs" / "rules").glob("*.md")):
+                if f"{package}/{RULEBOOKS}/{doc.name}" not in shipped:
+                    problems.append(f"{found[0].name} lacks the rules document {doc.name} ({RULEBOOKS})")
     return problems
 
 
@@ -55,6 +62,7 @@ def smoke(grpc_port: int, http_port: int) -> str:
     import httpx
 
     import lawspeaker
+    import lawspeaker.wire.registry
     import lawspeaker_client
     from lawspeaker_client import Client
 
@@ -75,6 +83,13 @@ def smoke(grpc_port: int, http_port: int) -> str:
     scripts = re.findall(r'src="(/play/[^"]+[.]js)"', page.text)
     if page.status_code != 200 or not scripts or httpx.get(base + scripts[0]).status_code != 200:
         raise SystemExit(f"/play answered {page.status_code} or its script is missing: {page.text[:200]}")
+
+    for game_id, entry in lawspeaker.wire.registry.REGISTRY.items():  # the rules pages read package data
+        rules = httpx.get(f"{base}/rules/{game_id}")
+        anchors = {r.rule.partition("#")[2] for r in entry.game.reasons.values()}
+        missing = sorted(a for a in anchors if f'id="{a}"' not in rules.text)
+        if rules.status_code != 200 or missing:
+            raise SystemExit(f"/rules/{game_id} answered {rules.status_code}, lacking anchors {missing}")
 
     with Client.grpc(f"127.0.0.1:{grpc_port}") as over_grpc, Client.rest(base) as over_rest:
         games = list(over_grpc.list_games().games)

@@ -6,8 +6,9 @@
 
 Benchmarks are not tests: nothing here fails on a number. Each result is reported as a ratio to a
 baseline measured in the same run, next to the goal the issues set. Sections other scripts write
-(``benchmarks/bots*.py``: "Bots: ..."; ``benchmarks/test_suite.py``: "The test suite") are kept as
-they are, after the sections this script writes.
+(``benchmarks/bots*.py``: "Bots: ..."; ``benchmarks/test_suite.py``: "The test suite";
+``benchmarks/compression.py``: "Compression: ...") are kept as they are, after the sections this
+script writes.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_j
 E2E_KEEP = {"REST": 0.40, "gRPC": 0.65}  # ApplyMove requests/s as a fraction of the empty-request floor
 SESSION_GOAL = 0.50  # session ApplyMove requests/s as a fraction of stateless ApplyMove
 SESSION_BYTES_GOAL = 16 * 1024  # Redis bytes of one mid-game session (issue 16)
-OTHERS = ("## Bots", "## The test suite")  # headings of the sections other scripts own
+OTHERS = ("## Bots", "## The test suite", "## Compression")  # headings of the sections other scripts own
 
 
 def kept_sections(text: str) -> list[str]:

@@ -97,7 +97,11 @@ def session(base: str, key: str, pick: random.Random) -> None:
         except m.ApiException as err:
             assert isinstance(err.data, m.Problem) and err.status == 409, err
             assert err.data.reason == m.Reason.SESSION_ETAG_MISMATCH, err.data
-            assert (err.data.metadata or {}).get("etag") == applied.session.etag, err.data  # the current one
+            # the problem names the current etag; metadata is a model, its string values are its
+            # additional properties (retryAfterSeconds, a number, is a field of its own)
+            metadata = err.data.metadata
+            assert metadata is not None, err.data
+            assert metadata.additional_properties.get("etag") == applied.session.etag, err.data
         else:
             raise AssertionError("a move on a stale etag was accepted")
         sessions.delete_session(sid)

@@ -9,7 +9,9 @@ call is reported with its gRPC code and reason ("FAILED_PRECONDITION CAST_FIRST"
 
 Run it through ``python clients/loadtest/run.py`` (which starts a server and prints the summary),
 or against a running server: ``LAWSPEAKER_GRPC_TARGET=localhost:50051
-LAWSPEAKER_REST_URL=http://localhost:8080 locust -f clients/loadtest/locustfile.py``.
+LAWSPEAKER_REST_URL=http://localhost:8080 LAWSPEAKER_API_KEY=lsk_... locust -f
+clients/loadtest/locustfile.py`` (the API key, optional, is sent with every call: the server's
+load-test key, with its own quota on creating sessions).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ grpc_gevent.init_gevent()
 
 GRPC_TARGET = os.environ.get("LAWSPEAKER_GRPC_TARGET", "127.0.0.1:50051")
 REST_URL = os.environ.get("LAWSPEAKER_REST_URL", "http://127.0.0.1:8080")
+API_KEY = os.environ.get("LAWSPEAKER_API_KEY") or None  # the load-test key, sent on CreateSession
 REPORT = os.environ.get("LAWSPEAKER_LOADTEST_REPORT")  # where run.py wants the final stats
 MAX_STEPS = 3000  # every registered game ends far sooner under random play
 
@@ -154,14 +157,14 @@ class RestPlayer(Player):
     transport = "rest"
 
     def make_client(self) -> Client:
-        return Client.rest(REST_URL)
+        return Client.rest(REST_URL, api_key=API_KEY)
 
 
 class GrpcPlayer(Player):
     transport = "grpc"
 
     def make_client(self) -> Client:
-        return Client.grpc(GRPC_TARGET)
+        return Client.grpc(GRPC_TARGET, api_key=API_KEY)
 
 
 def _entry(entry: Any) -> dict[str, Any]:

@@ -4,7 +4,12 @@ request type and the errors by code, and exit non-zero on any error.
 
     python clients/loadtest/run.py                         # 10 users for 20 s
     python clients/loadtest/run.py --users 20 --run-time 60s --redis-url redis://127.0.0.1:6379/0
-    python clients/loadtest/run.py --grpc-target host:50051 --rest-url http://host:8080  # no server
+    python clients/loadtest/run.py --grpc-target host:50051 --rest-url http://host:8080 --api-key lsk_...
+
+The server it starts has one API key, ``loadtest``, with an allowance of its own for creating sessions
+(``--api-keys 'loadtest=sha256:<hex>;rate=6000;burst=200'``, docs/quotas.md): the players send it, so
+the server's quotas stay as they are. Against a running server, ``--api-key`` (or LAWSPEAKER_API_KEY)
+is the key its players send.
 
 Needs the dev environment plus the client and Locust:
 ``pip install -e '.[dev]' -e clients/python -r clients/loadtest/requirements.txt``.
@@ -13,9 +18,11 @@ Needs the dev environment plus the client and Locust:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -27,14 +34,26 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 PORTS = re.compile(r"grpc_port=(\d+) http_port=(\d+)")
+LOAD_TEST_ALLOWANCE = "rate=6000;burst=200"  # new sessions a minute and at once, for the load-test key
 
 
-def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str, str]:
+def load_test_key() -> tuple[str, str]:
+    """A new random API key and its ``--api-keys`` entry: named ``loadtest``, with its own allowance.
+
+    Every simulated player creates sessions from this one machine: the server's quota for a client
+    (30 a minute, 10 at once) would refuse them. The key's allowance raises it for the load test only;
+    everyone else keeps the server's quota."""
+    key = "lsk_" + secrets.token_urlsafe(24)
+    return key, f"loadtest=sha256:{hashlib.sha256(key.encode()).hexdigest()};{LOAD_TEST_ALLOWANCE}"
+
+
+def start_server(
+    redis_url: str | None, api_keys: str, extra: list[str] | None = None
+) -> tuple[subprocess.Popen[str], str, str]:
+    """``lawspeaker serve`` on free loopback ports with these API keys; it and its gRPC and REST
+    addresses."""
     args = [sys.executable, "-m", "lawspeaker", "serve", "--host", "127.0.0.1", "--grpc-port", "0"]
-    args += ["--http-port", "0"]
-    # Every simulated player creates sessions from this one address: the quotas on session creation
-    # (on by default) would refuse them. A load test measures the service, not its quotas.
-    args += ["--create-rate", "0", "--max-sessions", "0"]
+    args += ["--http-port", "0", "--api-keys", api_keys, *(extra or [])]
     if redis_url:
         args += ["--redis-url", redis_url]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -102,14 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis-url", default=None, help="keep the server's sessions in this Redis")
     p.add_argument("--grpc-target", default=None, help="load-test this server instead of starting one")
     p.add_argument("--rest-url", default=None, help="with --grpc-target: its REST base URL")
+    p.add_argument(
+        "--api-key",
+        default=os.environ.get("LAWSPEAKER_API_KEY"),
+        help="with --grpc-target: the API key the players send (env LAWSPEAKER_API_KEY)",
+    )
     args = p.parse_args(argv)
     proc = None
     if args.grpc_target or args.rest_url:
         if not (args.grpc_target and args.rest_url):
             p.error("--grpc-target and --rest-url go together")
-        grpc_target, rest_url = args.grpc_target, args.rest_url
+        grpc_target, rest_url, api_key = args.grpc_target, args.rest_url, args.api_key or ""
     else:
-        proc, grpc_target, rest_url = start_server(args.redis_url)
+        api_key, entry = load_test_key()
+        proc, grpc_target, rest_url = start_server(args.redis_url, entry)
         print(f"lawspeaker serve: gRPC {grpc_target}, REST {rest_url}", flush=True)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -118,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                 **os.environ,
                 "LAWSPEAKER_GRPC_TARGET": grpc_target,
                 "LAWSPEAKER_REST_URL": rest_url,
+                "LAWSPEAKER_API_KEY": api_key,
                 "LAWSPEAKER_LOADTEST_REPORT": str(out),
             }
             command = [

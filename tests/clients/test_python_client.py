@@ -86,7 +86,7 @@ def test_every_game_plays_a_few_moves(client: Client) -> None:
             state = client.apply_move(info.id, state, legal.moves[0]).state
 
 
-def test_an_illegal_move_raises_its_rule_as_the_reason(client: Client) -> None:
+def test_an_illegal_move_raises_its_rule_as_the_reason(client: Client, servers: Servers) -> None:
     state = client.new_game("valhalla", players=2, seed=42).state
     ship_move = game_pb2.Move(
         valhalla=valhalla_pb2.ValhallaMove(move_ship=valhalla_pb2.ValhallaShipMove(ship=1, to=3))
@@ -101,7 +101,9 @@ def test_an_illegal_move_raises_its_rule_as_the_reason(client: Client) -> None:
     assert err.message == verdict.violation.message
     assert [v.field for v in err.field_violations] == [verdict.violation.field]
     assert err.metadata.get("kind") == "ILLEGAL_MOVE" and err.kind == "ILLEGAL_MOVE"
-    assert err.rule.startswith("docs/rules/valhalla.md#")
+    # the rule's page on the service: a URL over REST, its path over gRPC (no --public-url here)
+    base = "" if client.transport == "grpc" else servers.base_url
+    assert err.rule == f"{base}/rules/valhalla#cast-first"
     assert err.http_status == (409 if client.transport == "rest" else None)
     assert "CAST_FIRST" in str(err)
 
@@ -227,6 +229,27 @@ def test_a_watch_can_be_closed_early(client: Client) -> None:
     close()
     token = made.seat_tokens[0].token
     client.sessions.delete_session(made.session.session, token=token)
+
+
+def test_a_resumed_watch_a_watch_ticket_and_a_long_poll(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lawspeaker.sessions import service
+
+    made = client.sessions.create_session("valhalla", players=2, seed=3)
+    session, token = made.session.session, made.seat_tokens[0].token
+    etag = made.session.etag
+    moved = client.sessions.apply_move(session, CAST, etag, token=token).session.etag
+    updates = client.sessions.watch(session, token=token, resume_after_etag=etag)
+    first = next(updates)
+    assert first.session.etag == moved and first.versions_skipped == 0
+    getattr(updates, "close")()  # noqa: B009
+    ticket = client.sessions.create_watch_ticket(session, token=token)
+    assert ticket.seat == 0 and ticket.expires_in_seconds == service.WATCH_TICKET_SECONDS and ticket.ticket
+    assert client.sessions.get_session(session, wait_for_change=etag).session.etag == moved  # at once
+    monkeypatch.setattr(service, "LONG_POLL_SECONDS", 0.2)  # the servers run in this process
+    still = client.sessions.get_session(session, token=token, wait_for_change=moved)  # REST: a 304
+    assert still.session.etag == moved and still.session.seat == 0
 
 
 def rest_client_answering(handler: Callable[[httpx.Request], httpx.Response]) -> Client:

@@ -316,9 +316,14 @@ def test_the_middleware_makes_a_request_id_for_an_implausible_one(access_log: li
     assert call.trace_id == "" and call.transport == "rest"
 
 
-def test_without_the_access_log_the_middleware_reads_no_header(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_access_log_the_middleware_only_echoes_the_request_id(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every answer carries X-Request-Id (issue 35), access log or not; the rest of what a line
+    needs (method, path, trace id) is read only for the access log."""
     monkeypatch.setattr(calls, "_metrics", False)
     monkeypatch.setattr(calls, "_access_log", None)
-    call, start = run_middleware([(b"x-request-id", b"abc-1")], "/v1/games", b"q=1")
-    assert (call.request_id, call.http_method, call.path) == ("", "", "")
-    assert start["headers"] == []
+    headers = [(b"x-request-id", b"abc-1"), (b"traceparent", TRACEPARENT.encode())]
+    call, start = run_middleware(headers, "/v1/games", b"q=1")
+    assert (call.http_method, call.path, call.trace_id) == ("", "", "")
+    assert start["headers"] == [(b"x-request-id", b"abc-1")]

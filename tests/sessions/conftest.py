@@ -14,10 +14,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
+import httpx
 import pytest
 import redis
+from transport.conftest import Servers, run_servers
 
+from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import DEFAULT_TTL_SECONDS, MemoryStore, RedisStore, SessionStore
+from lawspeaker.v1 import rules_service_pb2_grpc, session_service_pb2_grpc
 
 from .cluster import HAVE_CLUSTER_TOOLS, LocalCluster, start_cluster
 
@@ -85,3 +90,43 @@ def make_store(store_kind: str, redis_prefix: str, request: pytest.FixtureReques
         return RedisStore(url, ttl=ttl, prefix=redis_prefix, **kw)
 
     return make
+
+
+# --------------------------------------------------------------------------- both servers, per store
+
+
+class Running:
+    """Both servers of one store, with a gRPC channel and an HTTP client to them."""
+
+    def __init__(self, servers: Servers) -> None:
+        self.servers = servers
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{servers.grpc_port}")
+        self.sessions = session_service_pb2_grpc.SessionServiceStub(self.channel)
+        self.rules = rules_service_pb2_grpc.RulesServiceStub(self.channel)
+        self.http = httpx.Client(base_url=servers.base_url, timeout=30)
+
+    def close(self) -> None:
+        self.http.close()
+        self.channel.close()
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def running(request: pytest.FixtureRequest) -> Iterator[Running]:
+    """Both servers on each store (the in-process one, then Redis under a prefix of its own), for
+    the test module that asks (one pair of servers per module and store)."""
+    prefix = f"lawspeaker-test-{secrets.token_hex(6)}"
+    if request.param == "redis" and not REDIS_UP:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+
+    def make() -> SessionApi:
+        store: SessionStore = (
+            MemoryStore() if request.param == "memory" else RedisStore(REDIS_URL, prefix=prefix)
+        )
+        return SessionApi(store)
+
+    with run_servers(sessions=make) as servers:
+        r = Running(servers)
+        yield r
+        r.close()
+    if request.param == "redis":
+        delete_prefix(prefix)

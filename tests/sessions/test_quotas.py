@@ -136,10 +136,10 @@ def test_the_memory_store_forgets_full_rate_buckets() -> None:
     async def body() -> None:
         clock = [0.0]
         store = MemoryStore(clock=lambda: clock[0])
-        assert await store.take("a", 60, 1) == 0.0
-        assert await store.take("a", 60, 1) == pytest.approx(1.0)
+        assert (await store.take("a", 60, 1)).wait == 0.0
+        assert (await store.take("a", 60, 1)).wait == pytest.approx(1.0)
         clock[0] = 1.0
-        assert await store.take("a", 60, 1) == 0.0
+        assert (await store.take("a", 60, 1)).wait == 0.0
         clock[0] = 100.0
         store._sweep()
         assert store._rates == {}
@@ -155,11 +155,11 @@ def test_the_memory_store_never_refuses_a_first_request_by_rounding() -> None:
 
     async def body() -> None:
         store = MemoryStore(clock=lambda: now)
-        assert await store.take("a", 0.001, 1) == 0.0
-        assert await store.take("a", 0.001, 1) == pytest.approx(60_000.0)
-        assert await store.take("b", 0.001, 2) == 0.0
-        assert await store.take("b", 0.001, 2) == 0.0
-        assert await store.take("b", 0.001, 2) == pytest.approx(60_000.0)
+        assert (await store.take("a", 0.001, 1)).wait == 0.0
+        assert (await store.take("a", 0.001, 1)).wait == pytest.approx(60_000.0)
+        assert (await store.take("b", 0.001, 2)).wait == 0.0
+        assert (await store.take("b", 0.001, 2)).wait == 0.0
+        assert (await store.take("b", 0.001, 2)).wait == pytest.approx(60_000.0)
 
     asyncio.run(body())
 

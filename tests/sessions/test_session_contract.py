@@ -25,11 +25,11 @@ def test_every_session_rpc_is_documented_where_its_annotation_binds_it() -> None
         scheme = "apiKey" if method.name == "CreateSession" else "seatToken"
         assert operation["security"] == [{}, {scheme: []}]
         bound.add(method.name)
-    assert bound == {r.name for r in SESSION_RPCS} and len(bound) == 9
+    assert bound == {r.name for r in SESSION_RPCS} and len(bound) == 10
     assert {"seatToken", "apiKey"} <= set(doc["components"]["securitySchemes"])
     watch = doc["paths"]["/v1/sessions/{session}:watch"]["get"]
     assert EVENT_STREAM in watch["responses"]["200"]["content"]
     moves = doc["paths"]["/v1/sessions/{session}/moves"]["get"]
-    assert {p["name"] for p in moves["parameters"]} == {"session", "pageSize", "pageToken"}
+    assert {p["name"] for p in moves["parameters"]} == {"session", "pageSize", "pageToken", "If-None-Match"}
     assert "delete" in doc["paths"]["/v1/sessions/{session}"]
     assert {"403", "409", "503"} <= set(doc["paths"]["/v1/sessions/{session}:applyMove"]["post"]["responses"])

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -22,17 +21,17 @@ import pytest
 import redis
 from google.protobuf import json_format
 from grpc_status import rpc_status
-from transport.conftest import Servers, run_servers
+from transport.conftest import run_servers
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.http import session_routes
 from lawspeaker.sessions.service import SessionApi
-from lawspeaker.sessions.store import MemoryStore, RedisStore, SessionStore
-from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, session_service_pb2_grpc
+from lawspeaker.sessions.store import RedisStore
+from lawspeaker.v1 import game_pb2
 from lawspeaker.v1 import rules_service_pb2 as rpb
 from lawspeaker.v1 import session_service_pb2 as spb
 
-from .conftest import REDIS_UP, REDIS_URL, delete_prefix
+from .conftest import REDIS_UP, REDIS_URL, Running, delete_prefix
 from .helpers import assert_no_rng
 from .ports import free_port
 
@@ -40,39 +39,6 @@ pytestmark = [pytest.mark.sessions, pytest.mark.transport]
 
 CAST = {"valhalla": {"cast": {}}}
 JSON = {"content-type": "application/json"}
-
-
-class Running:
-    def __init__(self, servers: Servers) -> None:
-        self.servers = servers
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{servers.grpc_port}")
-        self.sessions = session_service_pb2_grpc.SessionServiceStub(self.channel)
-        self.rules = rules_service_pb2_grpc.RulesServiceStub(self.channel)
-        self.http = httpx.Client(base_url=servers.base_url, timeout=30)
-
-    def close(self) -> None:
-        self.http.close()
-        self.channel.close()
-
-
-@pytest.fixture(scope="module", params=["memory", "redis"])
-def running(request: pytest.FixtureRequest) -> Iterator[Running]:
-    prefix = f"lawspeaker-test-{secrets.token_hex(6)}"
-    if request.param == "redis" and not REDIS_UP:
-        pytest.skip(f"no Redis at {REDIS_URL}")
-
-    def make() -> SessionApi:
-        store: SessionStore = (
-            MemoryStore() if request.param == "memory" else RedisStore(REDIS_URL, prefix=prefix)
-        )
-        return SessionApi(store)
-
-    with run_servers(sessions=make) as servers:
-        r = Running(servers)
-        yield r
-        r.close()
-    if request.param == "redis":
-        delete_prefix(prefix)
 
 
 def auth(token: str) -> dict[str, str]:

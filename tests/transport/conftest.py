@@ -52,13 +52,15 @@ def run_servers(
     api: RulesApi | None = None,
     sessions: Callable[[], SessionApi] | None = None,
     tracing: Any = None,
+    compress_min_bytes: int | None = None,
     **http_limits: Any,
 ) -> Iterator[Servers]:
     """Both servers on loopback ports, sharing one event loop in a thread, for the block's duration.
 
     ``sessions`` makes the SessionApi (inside the servers' event loop) to serve SessionService too;
     ``tracing`` (a ``lawspeaker.server.tracing.Tracing``) instruments both as ``lawspeaker serve`` does;
-    ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http.limits``).
+    ``http_limits`` overrides the HTTP connections' send limits (``lawspeaker.http.limits``);
+    ``compress_min_bytes`` the size from which responses are compressed (``--compress-min-bytes``).
     """
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -75,7 +77,8 @@ def run_servers(
             "127.0.0.1:0", rules, session_api, interceptors=interceptors
         )
         await grpc_server.start()
-        app = observed(create_app(rules, session_api))  # as `lawspeaker serve` serves it
+        compress = {} if compress_min_bytes is None else {"compress_min_bytes": compress_min_bytes}
+        app = observed(create_app(rules, session_api, **compress))  # as `lawspeaker serve` serves it
         http = _EmbeddedServer(
             uvicorn.Config(
                 tracing.asgi(app) if tracing is not None else app,

@@ -72,6 +72,11 @@ def both(
         field = over_grpc.violation.field  # type: ignore[attr-defined]
         assert over_rest.violation.field == fieldpaths.to_json(field)  # type: ignore[attr-defined]
         over_rest.violation.field = field  # type: ignore[attr-defined]
+    if has_violation and over_grpc.violation.rule:  # type: ignore[attr-defined]
+        # REST links the rule from the request's base; gRPC, with no --public-url, by its path
+        base = str(http.base_url).rstrip("/")
+        assert over_rest.violation.rule == base + over_grpc.violation.rule  # type: ignore[attr-defined]
+        over_rest.violation.rule = over_grpc.violation.rule  # type: ignore[attr-defined]
     assert over_rest == over_grpc, f"{method}: gRPC and REST disagree"
     return over_grpc
 

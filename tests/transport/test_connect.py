@@ -10,17 +10,20 @@ import struct
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
+import grpc
 import httpx
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 from litestar.testing import TestClient
 
+from lawspeaker.api import errors
 from lawspeaker.http.app import create_app
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import MemoryStore
-from lawspeaker.v1 import game_pb2, valhalla_pb2
+from lawspeaker.v1 import game_pb2, rules_service_pb2_grpc, valhalla_pb2
 from lawspeaker.v1 import rules_service_pb2 as pb
 from lawspeaker.v1 import session_service_pb2 as spb
 
@@ -243,6 +246,74 @@ def test_illegal_move_error_has_the_rule(client: httpx.Client) -> None:
         assert violations.field_violations[0].field.startswith("move.valhalla")
     problem = client.post("/v1/games/valhalla:applyMove", json=body_json(apply)).json()
     assert problem["reason"] == info.reason
+
+
+CONNECT_SPEC_STATUS = {
+    "canceled": 499,
+    "unknown": 500,
+    "invalid_argument": 400,
+    "deadline_exceeded": 504,
+    "not_found": 404,
+    "already_exists": 409,
+    "permission_denied": 403,
+    "resource_exhausted": 429,
+    "failed_precondition": 400,
+    "aborted": 409,
+    "out_of_range": 400,
+    "unimplemented": 501,
+    "internal": 500,
+    "unavailable": 503,
+    "data_loss": 500,
+    "unauthenticated": 401,
+}
+"""The Connect protocol's "Error Codes" table (https://connectrpc.com/docs/protocol/#error-codes, as
+revised by connectrpc/connectrpc.com#130: failed_precondition is 400, not 412), copied by hand."""
+
+
+def test_the_connect_http_statuses_are_the_protocol_s() -> None:
+    """A refusal is 409 over REST (our HTTP mapping: the state conflicts with the move) but 400 over
+    Connect, whose protocol fixes each code's status: a Connect client switches on the code."""
+    assert dict(errors.CONNECT_HTTP_STATUS) == CONNECT_SPEC_STATUS
+
+
+def test_a_refusal_reads_the_same_over_rest_connect_json_connect_proto_and_grpc(
+    client: httpx.Client, connect_servers: Servers
+) -> None:
+    """What a curl or React Native ``fetch`` user reads: each Connect error detail carries ``debug``,
+    the detail as proto3 JSON (the reason without decoding protobuf), beside its base64 ``value``."""
+    state = call_json(
+        client, f"{RULES}/NewGame", pb.NewGameRequest(game="valhalla", players=2, seed=7), pb.NewGameResponse
+    ).state
+    apply = pb.ApplyMoveRequest(game="valhalla", state=state, move=SHIP_MOVE)
+    problem = client.post("/v1/games/valhalla:applyMove", json=body_json(apply))
+    assert problem.status_code == 409
+    reason = problem.json()["reason"]
+    for headers, content in (
+        (CONNECT_JSON, json_format.MessageToJson(apply).encode()),
+        (CONNECT_PROTO, apply.SerializeToString()),
+    ):
+        doc = connect_error(
+            client.post(f"{RULES}/ApplyMove", content=content, headers=headers), 400, "failed_precondition"
+        )
+        by_type = {d["type"]: d for d in doc["details"]}
+        info = by_type["google.rpc.ErrorInfo"]
+        assert info["debug"]["reason"] == reason == error_info(doc).reason
+        assert info["debug"]["domain"] == "lawspeaker.dev"
+        assert info["debug"]["metadata"]["kind"] == "ILLEGAL_MOVE"
+        assert info["debug"]["metadata"]["rule"] == problem.json()["metadata"]["rule"]
+        assert info["debug"] == json_format.MessageToDict(error_info(doc))
+        violations = by_type["google.rpc.BadRequest"]["debug"]["fieldViolations"]
+        assert violations[0]["field"].startswith("move.valhalla")
+    with (
+        grpc.insecure_channel(f"127.0.0.1:{connect_servers.grpc_port}") as channel,
+        pytest.raises(grpc.RpcError) as refused,
+    ):
+        rules_service_pb2_grpc.RulesServiceStub(channel).ApplyMove(apply)
+    status = rpc_status.from_call(refused.value)  # type: ignore[arg-type]
+    assert status is not None and refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    grpc_info = error_details_pb2.ErrorInfo()
+    assert any(d.Unpack(grpc_info) for d in status.details)
+    assert grpc_info.reason == reason
 
 
 def test_error_codes(client: httpx.Client) -> None:
@@ -484,6 +555,8 @@ def test_cors_preflight_when_configured() -> None:
         assert r.status_code == 200
         assert r.headers["access-control-allow-origin"] == "https://app.example"
         assert "grpc-status" in r.headers["access-control-expose-headers"].lower()
+        exposed = {h.strip() for h in r.headers["access-control-expose-headers"].lower().split(",")}
+        assert {"retry-after", "x-request-id", "ratelimit", "ratelimit-policy", "etag"} <= exposed
         r = tc.post(f"{RULES}/ListGames", json={}, headers=dict(CONNECT_JSON, origin="https://evil.example"))
         assert "access-control-allow-origin" not in r.headers
 

@@ -242,6 +242,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             "UndoMove": spb.UndoMoveRequest(session=sid, etag=etag),
             "DeleteSession": spb.DeleteSessionRequest(session=doomed.session.session),
             "WatchSession": spb.WatchSessionRequest(session=sid),
+            "CreateWatchTicket": spb.CreateWatchTicketRequest(session=sid),
         }
         assert set(running.requests) == {r.name for r in ALL_RPCS}, "a method has no valid request here"
         yield running

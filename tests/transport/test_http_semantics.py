@@ -134,8 +134,9 @@ def test_every_response_carrying_a_session_has_its_version_as_a_strong_etag(http
     current = game.get()["etag"]
     with http.stream("GET", f"/v1/sessions/{game.id}:watch") as stream:
         assert stream.status_code == 200 and stream.headers["etag"] == quoted(current)
+    # the move log: the version its page was read at (If-None-Match answers 304 on it)
+    assert http.get(f"/v1/sessions/{game.id}/moves").headers["etag"] == quoted(game.get()["etag"])
     # responses without a session version carry none
-    assert "etag" not in http.get(f"/v1/sessions/{game.id}/moves").headers
     r = http.post(f"/v1/sessions/{game.id}:validateMove", json={"move": {}}, headers=auth(game.tokens[0]))
     assert "etag" not in r.headers
     assert "etag" not in http.get("/v1/games/valhalla").headers
@@ -391,10 +392,14 @@ def test_openapi_describes_etag_if_match_and_412() -> None:
         ("/v1/sessions/{session}", "get"),
         ("/v1/sessions/{session}:legalMoves", "post"),
         ("/v1/sessions/{session}:watch", "get"),
+        ("/v1/sessions/{session}/moves", "get"),
     ):
         assert "ETag" in paths[path][method]["responses"]["200"]["headers"], path
     assert "412" not in paths["/v1/sessions/{session}"]["get"]["responses"]
-    assert "headers" not in paths["/v1/sessions/{session}/moves"]["get"]["responses"]["200"]
+    for path in ("/v1/sessions/{session}", "/v1/sessions/{session}/moves"):
+        op = paths[path]["get"]
+        assert any(p["in"] == "header" and p["name"] == "If-None-Match" for p in op["parameters"]), path
+        assert "ETag" in op["responses"]["304"]["headers"], path
 
 
 # --------------------------------------------------------------------------- a busy port

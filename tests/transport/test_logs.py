@@ -416,6 +416,18 @@ def test_a_session_game_leaves_no_token_state_or_move_in_the_log(
             )
         assert refused.value.code() != grpc.StatusCode.OK
         seen.append(next(line for line in lines if line.startswith("data:")))
+    # a watch ticket in a URL, and a seat token put in one by mistake (refused): neither is logged
+    ticket = http.post(
+        f"/v1/sessions/{session}:watchTicket", json={}, headers={**auth(tokens[1]), **rid("ticket")}
+    ).json()["ticket"]
+    secrets.append(ticket)
+    with sse.stream(
+        "GET", f"/v1/sessions/{session}:watch?ticket={ticket}", headers=rid("sse-ticket")
+    ) as stream:
+        assert stream.status_code == 200
+        next(line for line in stream.iter_lines() if line.startswith("data:"))
+    r = http.get(f"/v1/sessions/{session}:watch?token={tokens[0]}", headers=rid("token-in-url"))
+    assert r.status_code == 400 and r.json()["reason"] == "SEAT_TOKEN_IN_URL"
     sse.close()
     watch.cancel()
 

@@ -7,6 +7,11 @@ record reaches), each naming the test that provokes it. Rule reasons are played 
 ``reason_examples.json`` (a position and a move from the rule scenarios, recorded by
 ``record_reason_examples.py``): ValidateMove must answer ``valid: false`` with the reason and its rule
 anchor, and ApplyMove must refuse with the same reason, on each transport.
+
+Every link an answer carries is followed on the server that sent it (issue 35): each problem's
+``type`` (``<base>/problems/<slug>``) and each ``rule`` (ValidateMove's violation, the error metadata
+of REST, gRPC and Connect: ``<base>/rules/<game>#<anchor>``, a path over gRPC, which knows no URL of
+the HTTP port without --public-url) must answer 200 with an HTML page holding the anchor's id.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import json
 import pathlib
 import re
 import struct
+import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +36,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
+from lawspeaker.api import links
 from lawspeaker.api.access import Access, digest
 from lawspeaker.api.catalogue import CONNECT, GENERAL, GRPC, REST
 from lawspeaker.api.rules import RulesApi
@@ -64,6 +71,31 @@ ELSEWHERE = {
     "BOT_FAILED": "tests/api/test_botpool.py::test_a_worker_killed_while_thinking_answers_bot_failed (a "
     "worker process is killed)",
 }
+
+
+# --------------------------------------------------------------------------- following the links
+
+LINKS: list[str] = []
+"""The rules and problem types the answers of the call being made carried (``Env.reason`` follows them)."""
+PAGES: dict[str, tuple[int, str, str]] = {}
+"""Each page followed: its status, Content-Type and text, fetched once per test process."""
+
+
+def follow(base: str, link: str, relative: bool = False) -> None:
+    """GET a link an answer carried from the server at ``base``: an absolute URL on that server (a path,
+    resolved against it, when ``relative``: gRPC's); 200 with an HTML page holding the fragment's id."""
+    if relative:
+        assert link.startswith("/"), link
+    else:
+        assert link.startswith(base + "/"), (base, link)
+    page, _, anchor = urllib.parse.urljoin(base + "/", link).partition("#")
+    if page not in PAGES:
+        r = httpx.get(page, timeout=30)
+        PAGES[page] = (r.status_code, r.headers.get("content-type", ""), r.text)
+    status, media_type, text = PAGES[page]
+    assert (status, media_type) == (200, "text/html; charset=utf-8"), (link, status, text[:300])
+    if anchor:
+        assert f'id="{anchor}"' in text, f"{link}: the page has no id {anchor!r}"
 
 
 # --------------------------------------------------------------------------- calling each transport
@@ -112,6 +144,8 @@ def _reason_of_answer(answer: dict[str, Any]) -> str | None:
     violation = answer.get("violation")
     if not answer.get("valid", False) and isinstance(violation, dict):  # false is left out of JSON
         readable(str(violation.get("message")))
+        if violation.get("rule"):
+            LINKS.append(str(violation["rule"]))
         return str(violation.get("reason"))
     return None
 
@@ -123,6 +157,11 @@ LOWER_CAMEL = re.compile(r"[a-z][a-zA-Z0-9]*")
 def _problem_reason(r: httpx.Response) -> str:
     doc = r.json()
     readable(str(doc["detail"]))
+    origin = f"{r.request.url.scheme}://{r.request.url.netloc.decode()}"  # the server's own address
+    assert doc["type"] == f"{origin}/problems/{links.slug(doc['reason'])}", doc
+    LINKS.append(doc["type"])
+    if "rule" in doc.get("metadata", {}):
+        LINKS.append(doc["metadata"]["rule"])
     for violation in doc.get("fieldViolations", ()):
         readable(str(violation["description"]))
     for key in doc.get("metadata", {}):
@@ -148,7 +187,8 @@ def rest_reason(http: httpx.Client, call: Call | Raw) -> str | None:
         if call.token is not None:
             headers["authorization"] = call.token
         if rpc.streaming:
-            with http.stream("GET", _rest_path(rpc, values), headers=headers) as r:
+            params = {k: str(v) for k, v in data.items()}  # e.g. a watch ticket
+            with http.stream("GET", _rest_path(rpc, values), params=params, headers=headers) as r:
                 if r.status_code != 200:
                     r.read()
                     return _problem_reason(r)
@@ -181,6 +221,8 @@ def _info(status: status_pb2.Status) -> str | None:
     for detail in status.details:
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):
+            if "rule" in info.metadata:
+                LINKS.append(info.metadata["rule"])
             return str(info.reason)
     return None
 
@@ -219,6 +261,8 @@ def _connect_info(doc: dict[str, Any]) -> str | None:
         if d["type"] == "google.rpc.ErrorInfo":
             raw = d["value"]
             info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(raw + "=" * (-len(raw) % 4)))
+            if "rule" in info.metadata:
+                LINKS.append(info.metadata["rule"])
             return str(info.reason)
     return None
 
@@ -262,11 +306,24 @@ class Env:
         self.channel = grpc.insecure_channel(f"127.0.0.1:{servers.grpc_port}")
 
     def reason(self, transport: str, call: Call | Raw) -> str | None:
-        if transport == REST:
-            return rest_reason(self.http, call)
-        if transport == GRPC:
-            return grpc_reason(self.channel, call)
-        return connect_reason(self.http, call)
+        """The reason a call is refused for over ``transport``; the links its answer carried are
+        followed on this server."""
+        start = len(LINKS)
+        try:
+            if transport == REST:
+                return rest_reason(self.http, call)
+            if transport == GRPC:
+                return grpc_reason(self.channel, call)
+            return connect_reason(self.http, call)
+        finally:
+            carried = LINKS[start:]
+            del LINKS[start:]
+            for link in carried:
+                follow(self.base, link, relative=transport == GRPC)
+
+    @property
+    def base(self) -> str:
+        return str(self.http.base_url).rstrip("/")
 
     def ok(self, call: Call) -> Any:
         """An RPC that must succeed (over gRPC), for the steps before a provocation."""
@@ -636,6 +693,9 @@ PROVOKE: dict[str, Provocation] = {
     "SEAT_TOKEN_MALFORMED": main(_session_call("SessionLegalMoves", token="Basic abc")),
     "SEAT_TOKEN_REQUIRED": main(_session_call("SessionApplyMove", token=None, move=None, etag=True)),
     "SEAT_TOKEN_INVALID": main(_session_call("SessionLegalMoves", token="Bearer not-a-token")),
+    "WATCH_TICKET_INVALID": main(_session_call("WatchSession", token=None, ticket="wt_not-a-ticket")),
+    "WATCH_TICKET_WITH_TOKEN": main(_session_call("WatchSession", ticket="wt_not-a-ticket")),
+    "ETAG_MALFORMED": main(_session_call("GetSession", token=None, wait_for_change="seven")),
     "ETAG_REQUIRED": main(_session_call("SessionApplyMove", move=None)),
     "SESSION_ETAG_MISMATCH": main(_session_call("SessionApplyMove", move=None, etag="999")),
     "REQUEST_ID_TOO_LONG": main(
@@ -681,6 +741,8 @@ def _http_only(envs: dict[str, Env], reason: str) -> str | None:
             content=b" " * (1024 * 1024 + 1),
             headers={"content-type": "application/json"},
         )
+    elif reason == "SEAT_TOKEN_IN_URL":
+        r = http.get("/v1/sessions/valhalla.any:watch?token=a-seat-token")
     elif reason == "ROUTE_NOT_FOUND":
         r = http.get("/v1/no-such-route")
     elif reason == "METHOD_NOT_ALLOWED":
@@ -728,6 +790,10 @@ def test_every_general_reason_is_provoked_on_each_of_its_transports(
         assert transport == REST, f"{reason}: no provocation over {transport}"
         got = _http_only(envs, reason)
         assert got is not None, f"{reason}: no provocation"
+        carried, LINKS[:] = list(LINKS), []
+        assert carried, f"{reason}: the problem carried no type"
+        for link in carried:
+            follow(envs["broken" if reason == "INTERNAL" else "main"].base, link)
     assert got == reason
 
 
@@ -775,7 +841,8 @@ def test_every_rule_reason_is_refused_with_its_rule_on_every_transport(
     state = json_format.ParseDict(example["state"], game_pb2.GameState())
     move = json_format.ParseDict(example["move"], game_pb2.Move())
     env = envs["main"]
-    rule = REGISTRY[game_id].game.reasons[reason].rule
+    anchor = REGISTRY[game_id].game.reasons[reason].rule.partition("#")[2]
+    rule = f"/rules/{game_id}#{anchor}"  # the page of the game's rules on the service, its anchor
     for transport in TRANSPORTS:
         validate = Call(
             "ValidateMove", rules_service_pb2.ValidateMoveRequest(game=game_id, state=state, move=move)
@@ -786,11 +853,12 @@ def test_every_rule_reason_is_refused_with_its_rule_on_every_transport(
     validated = RulesApi().validate_move(
         rules_service_pb2.ValidateMoveRequest(game=game_id, state=state, move=move)
     )
-    assert validated.violation.rule == rule
+    assert validated.violation.rule == rule  # a call with no URL, and no --public-url: the path
     request = rules_service_pb2.ApplyMoveRequest(state=state, move=move)
     answered = env.http.post(  # binary protobuf: the example may hold an enum number REST JSON cannot spell
         f"/v1/games/{game_id}:applyMove",
         content=request.SerializeToString(),
         headers={"content-type": "application/x-protobuf", "accept": "application/problem+json"},
     ).json()
-    assert answered["metadata"]["rule"] == rule and answered["metadata"]["kind"] == "ILLEGAL_MOVE"
+    assert answered["metadata"]["rule"] == env.base + rule and answered["metadata"]["kind"] == "ILLEGAL_MOVE"
+    follow(env.base, answered["metadata"]["rule"])

@@ -47,6 +47,11 @@ def rich(err: grpc.RpcError) -> tuple[error_details_pb2.ErrorInfo, error_details
     return info, bad
 
 
+def base_of(http: httpx.Client) -> str:
+    """The base URL the server's links start with for this client: its own scheme and host."""
+    return str(http.base_url).rstrip("/")
+
+
 def problem(r: httpx.Response, status: int) -> dict[str, Any]:
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith(PROBLEM)
@@ -226,12 +231,13 @@ def test_illegal_move(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx
     assert not verdict.valid
     assert verdict.violation.reason == "CAST_FIRST"
     assert verdict.violation.field == "move.valhalla.move_ship"  # gRPC: proto field names
-    assert verdict.violation.rule == "docs/rules/valhalla.md#cast-first"
+    assert verdict.violation.rule == "/rules/valhalla#cast-first"  # gRPC, no --public-url: the path
     r = http.post("/v1/games/valhalla:validateMove", json=body_json(validate))
     assert r.status_code == 200
     over_json = json_format.Parse(r.text, pb.ValidateMoveResponse(), ignore_unknown_fields=False)
     assert over_json.violation.field == "move.valhalla.moveShip"  # a JSON body: JSON names
-    over_json.violation.field = verdict.violation.field
+    assert over_json.violation.rule == f"{base_of(http)}/rules/valhalla#cast-first"  # REST: a URL
+    over_json.violation.field, over_json.violation.rule = verdict.violation.field, verdict.violation.rule
     assert over_json == verdict
 
     apply = pb.ApplyMoveRequest(game="valhalla", state=state, move=SHIP_MOVE)
@@ -246,7 +252,8 @@ def test_illegal_move(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx
     assert doc["reason"] == verdict.violation.reason
     assert doc["code"] == "FAILED_PRECONDITION"
     assert doc["fieldViolations"][0]["field"] == "move.valhalla.moveShip"
-    assert doc["metadata"] == {"kind": "ILLEGAL_MOVE", "rule": "docs/rules/valhalla.md#cast-first"}
+    assert doc["metadata"] == {"kind": "ILLEGAL_MOVE", "rule": f"{base_of(http)}/rules/valhalla#cast-first"}
+    assert doc["type"] == f"{base_of(http)}/problems/cast-first"
 
 
 def test_invalid_state(stub: rules_service_pb2_grpc.RulesServiceStub, http: httpx.Client) -> None:

@@ -364,6 +364,16 @@ def test_a_refused_move_shows_the_server_s_sentence(server: Server, browser: Any
         # Check asks without playing: an illegal move's violation, in words
         dark.page.click("#raw-check")
         dark.page.wait_for_function("document.querySelector('#refusal')?.textContent.startsWith('Not legal')")
+        # a move against a rule of the game (light must cast first) links the rule on the service's
+        # rules page, which opens there
+        light.page.click("details.raw summary")
+        light.page.fill("#raw-move", json.dumps({"valhalla": {"moveShip": {"ship": 6, "to": 13}}}))
+        light.page.click("#raw-check")
+        light.page.wait_for_function("document.querySelector('#refusal a.rule') !== null")
+        href = str(light.page.get_attribute("#refusal a.rule", "href"))
+        assert href.startswith(f"{server.base_url}/rules/valhalla#"), href
+        page = httpx.get(href.split("#")[0], timeout=10)
+        assert page.status_code == 200 and f'id="{href.split("#")[1]}"' in page.text
         assert dark.log_length() == 0 and light.log_length() == 0
         assert light.errors == [] and dark.errors == []
     finally:

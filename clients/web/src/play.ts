@@ -75,7 +75,11 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       " ",
       h("code", { class: "reason" }, r.reason),
     );
-    if (r.rule) refusal.append(h("small", { class: "rule" }, ` (${r.rule})`));
+    // the rule's link on the service's own rules page (an absolute URL, or a path over gRPC)
+    if (r.rule && /^(https?:\/\/|\/)/.test(r.rule)) {
+      const link = h("a", { class: "rule", href: r.rule, target: "_blank", rel: "noopener" }, "the rule");
+      refusal.append(" ", h("small", {}, "(see ", link, ")"));
+    }
   };
 
   const act = async (work: () => Promise<View>): Promise<void> => {

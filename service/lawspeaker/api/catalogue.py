@@ -207,6 +207,31 @@ GENERAL: tuple[Reason, ...] = (
             "The seat token is not one of this session's.",
         ),
         Reason(
+            "SEAT_TOKEN_IN_URL",
+            M,
+            "A seat token was sent in the URL (`?token=`), where logs and proxies keep it: send it as "
+            "`Authorization: Bearer <token>`, or, for a browser's EventSource, make a watch ticket "
+            "(`POST /v1/sessions/{session}:watchTicket`) and watch with `?ticket=`.",
+            ONLY_REST,
+        ),
+        Reason(
+            "WATCH_TICKET_INVALID",
+            ErrorCode.PERMISSION_DENIED,
+            "The watch ticket is unknown, was used already (a ticket works once) or has expired (after "
+            "30 s): make a new one with CreateWatchTicket.",
+        ),
+        Reason(
+            "WATCH_TICKET_WITH_TOKEN",
+            M,
+            "A watch names both a ticket and a seat token: send one of them.",
+        ),
+        Reason(
+            "ETAG_MALFORMED",
+            M,
+            "A watch's resume_after_etag (REST: Last-Event-ID) or GetSession's wait_for_change is not a "
+            "session etag (the digits of a version).",
+        ),
+        Reason(
             "ETAG_REQUIRED",
             M,
             "A move or undo names no etag: send the etag of the version it is made on.",

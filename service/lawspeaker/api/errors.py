@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from lawspeaker.api import links
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 
 DOMAIN = "lawspeaker.dev"
@@ -82,8 +85,12 @@ def code_name(err: LawspeakerError) -> str:
 def error_metadata(err: LawspeakerError) -> dict[str, str]:
     """The ErrorInfo metadata: the error's own metadata (a refused move's ``rule``, a session's
     current ``etag``, ...) plus its kind (:class:`ErrorCode`) under ``kind`` (``lawspeaker.api.catalogue``
-    explains the codes an error carries)."""
-    return {**{str(k): str(v) for k, v in err.metadata.items()}, "kind": err.code.value}
+    explains the codes an error carries). A ``rule`` is sent as its URL on this service
+    (``lawspeaker.api.links``: ``<base>/rules/valhalla#cast-first``)."""
+    metadata = {str(k): str(v) for k, v in err.metadata.items()}
+    if "rule" in metadata:
+        metadata["rule"] = links.rule_url(metadata["rule"])
+    return {**metadata, "kind": err.code.value}
 
 
 def to_rpc_status(err: LawspeakerError) -> status_pb2.Status:
@@ -145,19 +152,38 @@ def connect_code(err: LawspeakerError) -> str:
     return code_name(err).lower()
 
 
+_DETAIL_TYPES: dict[str, type[Message]] = {
+    t.DESCRIPTOR.full_name: t
+    for t in (
+        error_details_pb2.ErrorInfo,
+        error_details_pb2.BadRequest,
+        error_details_pb2.RetryInfo,
+        error_details_pb2.PreconditionFailure,
+        error_details_pb2.ResourceInfo,
+        error_details_pb2.QuotaFailure,
+        error_details_pb2.Help,
+        error_details_pb2.LocalizedMessage,
+    )
+}
+
+
 def connect_error_body(status: status_pb2.Status) -> dict[str, Any]:
     """The Connect JSON error of a ``google.rpc.Status``: code, message and its details, each as the
-    fully qualified type name and the base64 (unpadded) of the packed message."""
+    fully qualified type name, the base64 (unpadded) of the packed message and, as the Connect
+    protocol allows, ``debug``: the detail as proto3 JSON, so that a client with no protobuf (curl, a
+    React Native ``fetch``) reads the reason (``debug.reason``) and the field violations."""
     code = code_pb2.Code.Name(status.code).lower()
     body: dict[str, Any] = {"code": code, "message": status.message}
     if status.details:
-        body["details"] = [
-            {
-                "type": d.type_url.rsplit("/", 1)[-1],
-                "value": base64.b64encode(d.value).decode().rstrip("="),
-            }
-            for d in status.details
-        ]
+        details = []
+        for d in status.details:
+            name = d.type_url.rsplit("/", 1)[-1]
+            detail: dict[str, Any] = {"type": name, "value": base64.b64encode(d.value).decode().rstrip("=")}
+            kind = _DETAIL_TYPES.get(name)
+            if kind is not None:
+                detail["debug"] = json_format.MessageToDict(kind.FromString(d.value))
+            details.append(detail)
+        body["details"] = details
     return body
 
 

@@ -32,9 +32,35 @@ Every error carries two codes, each with one meaning:
 The ErrorInfo metadata (the problem's `metadata`) adds the error **kind** under `kind`, which sits
 between the two: it tells apart refusals that share a status (a malformed request and a game state
 that breaks the rules are both `INVALID_ARGUMENT`: kinds `MALFORMED` and `INVALID_STATE`). A refused
-move's metadata also carries `rule`, the anchor of the rule it breaks (`docs/rules/valhalla.md#cast-first`),
-as does a `Violation` from ValidateMove (its `rule` field); a session's version conflict carries the
-current `etag`; a refusal that may be retried says when (`Retry-After`, gRPC `RetryInfo`).
+move's metadata also carries `rule`, the link of the rule it breaks (`https://rules.example/rules/valhalla#cast-first`,
+[Links](#links-the-rules-and-the-problem-types) below), as does a `Violation` from ValidateMove (its
+`rule` field); a session's version conflict carries the current `etag`; a refusal that may be
+retried says when (`Retry-After`, gRPC `RetryInfo`).
+
+## Links: the rules and the problem types
+
+The service serves the pages an answer links, so an app can open them:
+
+- `GET /rules`: the games, each linking its rules page;
+- `GET /rules/{{game}}`: the game's rules document (in `docs/rules/`, linked below) as HTML, with the
+  anchors it has on GitHub: each reason's `<a id>` (`#cast-first`) and each heading's id;
+- `GET /problems`: every problem type;
+- `GET /problems/{{slug}}`: one reason, from this catalogue: its code, kind, HTTP status, gRPC and
+  Connect codes and meaning; for a game's rule, the rulebook sentence and a link to the rule. The
+  slug is the reason in lower case with hyphens (`CAST_FIRST`: `cast-first`).
+
+A REST problem's `type` is `<base>/problems/<slug>`; a refused move's `rule` (in the error metadata
+of REST, gRPC and Connect, in ValidateMove's `Violation` and in DescribeGame's `reasons`) is
+`<base>/rules/<game>#<anchor>`. The base is `--public-url` (env `LAWSPEAKER_PUBLIC_URL`; it may hold
+a path, `https://example.net/lawspeaker`) or, without it, the address each HTTP request was sent
+to (its scheme, its `Host` and the root path). gRPC calls come with no URL of the HTTP port, so
+without `--public-url` a gRPC answer's `rule` is the path alone (`/rules/valhalla#cast-first`), a
+relative reference to resolve against the HTTP address the app already uses for REST or Connect;
+a service behind a proxy sets `--public-url` and every link is absolute. The pages are rendered
+once per process, carry a strong `ETag` (`If-None-Match` answers 304) and `Cache-Control: public,
+max-age=300`, and run no script (their Content-Security-Policy allows none). An unknown game answers
+404 `GAME_NOT_FOUND`, an unknown problem type 404 `ROUTE_NOT_FOUND`, both naming what is unknown.
+The repository's documents keep their own links (the rule column below links the Markdown file).
 
 | kind | gRPC `code` | REST status | Connect `code` (HTTP status) |
 |---|---|---|---|

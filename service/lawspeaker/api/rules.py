@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 
 from lawspeaker import bots
+from lawspeaker.api import links
 from lawspeaker.api.botpool import BotPool
 from lawspeaker.games import core
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError, Rng
@@ -227,7 +228,7 @@ class RulesApi:
             reason=v.reason,
             message=v.message,
             field=field if self.protobuf else fieldpaths.to_json(field),  # wire messages are JSON's
-            rule=core.rule_of(entry.game, v.reason),
+            rule=links.rule_url(core.rule_of(entry.game, v.reason)),
         )
 
     def apply_checked(
@@ -263,11 +264,12 @@ class RulesApi:
 
     def describe_game(self, request: pb.DescribeGameRequest) -> pb.DescribeGameResponse:
         entry = self.entry(request.game)
-        return pb.DescribeGameResponse.FromString(_described(entry))
+        return pb.DescribeGameResponse.FromString(_described(entry, links.base()))
 
     @staticmethod
     def describe_entry(entry: Entry[Any, Any, Any]) -> pb.DescribeGameResponse:
-        """The DescribeGame answer for a game, built from its engine's description."""
+        """The DescribeGame answer for a game, built from its engine's description (each reason's
+        ``rule`` as its URL from the call's base, ``lawspeaker.api.links``)."""
         d = entry.game.describe()
         data = struct_pb2.Struct()
         json_format.ParseDict(dict(d.data), data)
@@ -288,7 +290,9 @@ class RulesApi:
                 for a in d.assumptions
             ],
             reasons=[
-                game_pb2.RuleReason(reason=r.reason, meaning=r.meaning, rule=r.rule, rulebook=r.rulebook)
+                game_pb2.RuleReason(
+                    reason=r.reason, meaning=r.meaning, rule=links.rule_url(r.rule), rulebook=r.rulebook
+                )
                 for r in entry.game.reasons.values()  # in the order of the rulebook
             ],
         )
@@ -442,9 +446,10 @@ def bot_budget(budget: game_pb2.BotBudget | None) -> tuple[int | None, float | N
     return (budget.playouts or None), (float(budget.millis) if budget.millis else None)
 
 
-@functools.cache  # a game's description is fixed for the life of the process (and can be large)
-def _described(entry: Entry[Any, Any, Any]) -> bytes:
-    return RulesApi.describe_entry(entry).SerializeToString()
+@functools.lru_cache(maxsize=64)  # fixed for the life of the process (and large): per game and base
+def _described(entry: Entry[Any, Any, Any], base: str) -> bytes:
+    with links.using(base):
+        return RulesApi.describe_entry(entry).SerializeToString()
 
 
 def _move_field(entry: Entry[Any, Any, Any], field: str) -> str:

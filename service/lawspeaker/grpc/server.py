@@ -1,5 +1,5 @@
 """The gRPC transport: RulesService (and SessionService) on a ``grpc.aio`` server, with health
-checking and reflection.
+checking and reflection (v1 and v1alpha, ``lawspeaker.grpc.reflection``).
 
 The servicers are thin: they call :class:`~lawspeaker.api.rules.RulesApi` or
 :class:`~lawspeaker.sessions.service.SessionApi` and map a
@@ -25,14 +25,14 @@ from google.protobuf.message import DecodeError, Message
 from google.protobuf.message_factory import GetMessageClass
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from lawspeaker.api import errors
-from lawspeaker.api.access import CALLER, Access
+from lawspeaker.api.access import CALLER, RATE_LIMIT, Access, RateLimitNote
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.grpc.guard import RulesKeyInterceptor, grpc_caller
+from lawspeaker.grpc.reflection import enable_reflection
 from lawspeaker.observe import calls
 from lawspeaker.sessions.service import SessionApi, bearer
 from lawspeaker.v1 import rules_service_pb2, session_service_pb2
@@ -67,18 +67,30 @@ def _parser(service: ServiceDescriptor, method: str) -> Parse:
     return parse
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> NoReturn:
+async def _abort(
+    context: grpc.aio.ServicerContext[Any, Any], status: Any, trailers: Sequence[tuple[str, str]] = ()
+) -> NoReturn:
     # abort_with_status is missing from grpc-stubs' aio ServicerContext.
-    await cast(Any, context).abort_with_status(rpc_status.to_status(status))
+    grpc_status = rpc_status.to_status(status)
+    if trailers:  # abort_with_status sends the status's trailers only: add the call's own
+        grpc_status = cast(Any, grpc_status)._replace(
+            trailing_metadata=(*grpc_status.trailing_metadata, *trailers)
+        )
+    await cast(Any, context).abort_with_status(grpc_status)
     raise AssertionError("abort_with_status returned")  # pragma: no cover
 
 
-async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, err: Exception) -> NoReturn:
-    """End the call with the error's rich status; an unexpected error is logged and becomes a bare
-    INTERNAL with nothing leaked."""
+async def _fail(
+    context: grpc.aio.ServicerContext[Any, Any],
+    method: str,
+    err: Exception,
+    trailers: Sequence[tuple[str, str]] = (),
+) -> NoReturn:
+    """End the call with the error's rich status (and ``trailers``); an unexpected error is logged and
+    becomes a bare INTERNAL with nothing leaked."""
     if isinstance(err, LawspeakerError):
         calls.note_refusal(errors.code_name(err), err.reason)
-        await _abort(context, errors.to_rpc_status(err))
+        await _abort(context, errors.to_rpc_status(err), trailers)
     log.error("unexpected error in %s", method, exc_info=err)
     calls.note_refusal("INTERNAL", "")
     await _abort(context, errors.internal_rpc_status())
@@ -199,21 +211,34 @@ def _identified(
     method: str, call: Callable[[Any, str | None], Awaitable[Message]], access: Access
 ) -> Handler:
     """A session handler that knows its caller (``lawspeaker.api.access.CALLER``): CreateSession, whose
-    quotas count per client and which needs an API key when keys are configured."""
+    quotas count per client and which needs an API key when keys are configured. The state of the
+    quota it took from goes out as ``ratelimit-policy`` and ``ratelimit`` trailing metadata, on the
+    answer and on a refusal alike (the values of the HTTP headers)."""
     parse = _parser(SESSION_SERVICE, method)
 
     async def handle(data: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+        note = RateLimitNote()
         try:
-            caller = CALLER.set(grpc_caller(access, context))
+            caller, noting = CALLER.set(grpc_caller(access, context)), RATE_LIMIT.set(note)
             try:
-                return await call(parse(data), _token(context))
+                answer = await call(parse(data), _token(context))
             finally:
+                RATE_LIMIT.reset(noting)
                 CALLER.reset(caller)
+            if note.value is not None:
+                context.set_trailing_metadata(_rate_limit_trailers(note))
+            return answer
         except Exception as err:  # every failure is mapped once, in _fail
-            await _fail(context, method, err)
+            await _fail(context, method, err, _rate_limit_trailers(note))
 
     handle.__name__ = method
     return _observed("SessionService", method, handle)
+
+
+def _rate_limit_trailers(note: RateLimitNote) -> tuple[tuple[str, str], ...]:
+    if note.value is None:
+        return ()
+    return tuple((name.lower(), value) for name, value in note.value.headers().items())
 
 
 def _session_stream(method: str, call: Callable[[Any, str | None], AsyncIterator[Message]]) -> StreamHandler:
@@ -244,6 +269,7 @@ class SessionServicer:
         self.UndoMove = _session_unary("UndoMove", api.undo_move)
         self.DeleteSession = _session_unary("DeleteSession", api.delete_session)
         self.WatchSession = _session_stream("WatchSession", api.watch_session)
+        self.CreateWatchTicket = _session_unary("CreateWatchTicket", api.create_watch_ticket)
 
 
 class RulesServicer:
@@ -320,10 +346,7 @@ async def create_server(
     for name in ("", *names):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
-        server,
-    )
+    enable_reflection((*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name), server)
     try:
         if credentials is None:
             port = server.add_insecure_port(address)

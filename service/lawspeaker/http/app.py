@@ -17,14 +17,16 @@ from litestar.handlers import HTTPRouteHandler
 from lawspeaker.api.access import Access
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
-from lawspeaker.http import connect, guard, semantics
+from lawspeaker.http import compression, connect, grpcweb, guard, semantics
 from lawspeaker.http.docs import docs_handlers
 from lawspeaker.http.media import JSON
 from lawspeaker.http.openapi import openapi_bytes
+from lawspeaker.http.pages import links_middleware, page_handlers
 from lawspeaker.http.play import play_handlers
 from lawspeaker.http.problems import (
     ALLOW_TABLE,
     MAX_BODY_BYTES,
+    PUBLIC_URL,
     Problem,
     http_exception_handler,
     internal_error,
@@ -70,6 +72,7 @@ def create_app(
     access: Access | None = None,
     metrics_route: bool = True,
     public_url: str = "",
+    compress_min_bytes: int = compression.DEFAULT_MIN_BYTES,
 ) -> Litestar:
     """The Litestar app serving RulesService (and, given ``sessions``, SessionService) over HTTP, as
     REST and as the Connect protocol (``lawspeaker.http.connect``), ``/healthz`` and ``/schema``.
@@ -78,7 +81,10 @@ def create_app(
     ``access`` (default: the sessions' ``limits.access``) says which calls need an API key and which
     proxies are trusted (``lawspeaker.http.guard``). ``metrics_route``: serve ``GET /metrics`` (while
     metrics are on; ``--metrics-port`` serves them elsewhere). ``public_url``: the base URL the
-    OpenAPI document names as its server (empty: the address each request for it was sent to).
+    OpenAPI document names as its server and the links of every answer start with (a refused move's
+    ``rule``, a problem's ``type``: ``lawspeaker.http.pages``; empty: the address each request was sent
+    to). ``compress_min_bytes``: responses at least this long are compressed when the client asks
+    (``lawspeaker.http.compression``; Connect stream messages too).
     """
     if access is None:
         access = sessions.limits.access if sessions is not None else Access()
@@ -115,7 +121,7 @@ def create_app(
         """Where the document says the API is: --public-url, else where this request was sent."""
         return (public_url,) if public_url else (str(request.base_url).rstrip("/"),)
 
-    @get(["/schema", "/schema/openapi.json"])
+    @get(["/schema", "/schema/openapi.json"], opt=compression.STATIC_OPT)
     async def schema(request: Request[Any, Any, Any]) -> Response[bytes]:
         return Response(openapi_bytes(servers(request)), media_type="application/vnd.oai.openapi+json")
 
@@ -127,9 +133,12 @@ def create_app(
         schema,
         *docs_handlers(servers),
         *play_handlers(),
+        *page_handlers(),
         *(session_handlers(sessions) if sessions is not None else ()),
     ]
-    connect_handlers = connect.handlers(rules, sessions, fast)
+    connect_handlers = connect.handlers(
+        rules, sessions, fast, grpc_web=grpcweb.respond, compress_min_bytes=compress_min_bytes
+    )
     allow = semantics.AllowTable()
     for rpc in (*RPCS, *(SESSION_RPCS if sessions is not None else ())):
         allow.add(rpc.template, (rpc.http_method,))
@@ -143,7 +152,7 @@ def create_app(
 
     return Litestar(
         route_handlers=[options_handler(allow, handlers), *handlers],
-        state=State({ALLOW_TABLE: allow}),
+        state=State({ALLOW_TABLE: allow, PUBLIC_URL: public_url}),
         cors_config=CORSConfig(
             allow_origins=list(cors_origins),
             allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
@@ -162,7 +171,11 @@ def create_app(
         openapi_config=None,
         logging_config=None,  # the process's own (``lawspeaker.server.logs``), not Litestar's
         request_max_body_size=MAX_BODY_BYTES,
-        middleware=[guard.http_middleware(access)],
+        middleware=[
+            links_middleware,
+            guard.http_middleware(access),
+            compression.http_middleware(compress_min_bytes),
+        ],
         debug=False,
     )
 
@@ -170,5 +183,8 @@ def create_app(
 def observed(app: Litestar) -> Any:
     """The ASGI app to serve: ``app`` under the middleware that records every request
     (``lawspeaker.observe.calls``), unmatched paths included (Litestar runs its own middleware on routes
-    only), or ``app`` itself when nothing observes calls."""
-    return calls.http_middleware(cast(Any, app)) if calls.observing() else app
+    only), or, when nothing observes calls, under the one that only answers each with its
+    ``X-Request-Id``."""
+    if calls.observing():
+        return calls.http_middleware(cast(Any, app))
+    return calls.request_id_middleware(cast(Any, app))

@@ -15,6 +15,11 @@ mapping every transport uses. A SessionService call takes the seat token from th
 The server stream ``WatchSession`` speaks Connect's streaming protocol (``application/connect+json``
 or ``application/connect+proto``: enveloped messages, then an end-of-stream message carrying any
 error), which ``@connectrpc/connect-web`` uses over fetch.
+
+Compression (``lawspeaker.http.compression``): a unary request may come with ``Content-Encoding: gzip``
+or ``br`` and its answer is compressed by the HTTP middleware as ``Accept-Encoding`` asks; a stream's
+request message may be flagged compressed (``Connect-Content-Encoding``) and its messages are
+compressed one by one as ``Connect-Accept-Encoding`` asks. Another coding is ``unimplemented``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
+import brotli
 import msgspec
 from google.protobuf import descriptor_pb2
 from google.protobuf.message import Message
@@ -39,6 +45,7 @@ from litestar.response import Stream
 from lawspeaker.api import errors
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http import compression
 from lawspeaker.http.bodies import decode_request, read_body, wire_decode
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, bare_media_type
 from lawspeaker.http.problems import MAX_BODY_BYTES, Problem
@@ -57,6 +64,7 @@ STREAM_TYPES = {"application/connect+json": "json", "application/connect+proto":
 FLAG_COMPRESSED = 0x01
 FLAG_END_STREAM = 0x02
 PROTOCOL_VERSION = "1"
+STREAM_ACCEPT = "Connect-Accept-Encoding"  # the codings a stream's messages may use (response header)
 NO_SIDE_EFFECTS = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS
 # Request headers a browser must be allowed to send, and response headers it may read (CORS).
 CORS_ALLOW_HEADERS = (
@@ -74,6 +82,9 @@ CORS_ALLOW_HEADERS = (
     "X-Grpc-Web",
     "X-User-Agent",
     "If-Match",
+    "If-None-Match",
+    "Last-Event-ID",
+    "X-Request-Id",
 )
 CORS_EXPOSE_HEADERS = (
     "Content-Encoding",
@@ -82,6 +93,10 @@ CORS_EXPOSE_HEADERS = (
     "Grpc-Message",
     "Grpc-Status-Details-Bin",
     "ETag",
+    "Retry-After",
+    "X-Request-Id",
+    "RateLimit",
+    "RateLimit-Policy",
 )
 
 
@@ -123,23 +138,44 @@ def _json_request(request: Request[Any, Any, Any]) -> bool:
     return bare_media_type(request.headers.get("content-type", "")) != PROTO
 
 
-def _decompress(body: bytes, encoding: str) -> bytes:
+def _check_encoding(encoding: str, accept_header: str = "Accept-Encoding") -> str:
+    """A request's compression (lower case; "" for none), or Connect's ``unimplemented`` listing
+    the supported ones, in the error and in ``accept_header`` (``Accept-Encoding`` for unary calls,
+    ``Connect-Accept-Encoding`` for streams), as the Connect protocol asks."""
     encoding = encoding.strip().lower()
-    if encoding in ("", "identity"):
+    if encoding in ("", "identity", *compression.CODINGS):
+        return "" if encoding == "identity" else encoding
+    raise ConnectError(
+        "unimplemented",
+        f"Compression {encoding!r} is not supported; use one of: {compression.SUPPORTED} (or identity).",
+        headers={accept_header: compression.SUPPORTED},
+    )
+
+
+def _decompress(body: bytes, encoding: str, accept_header: str = "Accept-Encoding") -> bytes:
+    """A request message compressed with ``encoding`` (gzip or br; "" or identity: none), inflated
+    to at most MAX_BODY_BYTES."""
+    encoding = _check_encoding(encoding, accept_header)
+    if not encoding:
         return body
-    if encoding != "gzip":
-        raise ConnectError("unimplemented", f"Compression {encoding!r} is not supported; use gzip.")
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing
     try:
-        data = inflate.decompress(body, MAX_BODY_BYTES + 1)
-    except zlib.error as err:
-        raise ConnectError("invalid_argument", f"The gzip request body is corrupt: {err}") from None
+        if encoding == compression.GZIP:
+            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing
+            data = inflate.decompress(body, MAX_BODY_BYTES + 1)
+            complete = inflate.eof
+        else:
+            unbrotli = brotli.Decompressor()
+            # brotli >= 1.2 bounds the output (its stubs do not know the argument yet)
+            data = unbrotli.process(body, output_buffer_limit=MAX_BODY_BYTES + 1)  # type: ignore[call-arg]
+            complete = unbrotli.is_finished()
+    except (zlib.error, brotli.error) as err:
+        raise ConnectError("invalid_argument", f"The {encoding} request body is corrupt: {err}") from None
     if len(data) > MAX_BODY_BYTES:
         raise ConnectError(
             "resource_exhausted", f"The request message exceeds the limit of {MAX_BODY_BYTES} bytes."
         )
-    if not inflate.eof:
-        raise ConnectError("invalid_argument", "The gzip request body is truncated.")
+    if not complete:
+        raise ConnectError("invalid_argument", f"The {encoding} request body is truncated.")
     return data
 
 
@@ -209,17 +245,26 @@ async def _read_envelope(request: Request[Any, Any, Any]) -> bytes:
     if len(body) != 5 + size or flags & ~FLAG_COMPRESSED:
         raise ConnectError("invalid_argument", "The request must be exactly one enveloped message.")
     data = body[5:]
+    encoding = _check_encoding(request.headers.get("connect-content-encoding", ""), STREAM_ACCEPT)
     if flags & FLAG_COMPRESSED:
-        data = _decompress(data, request.headers.get("connect-content-encoding", "identity"))
+        if not encoding:
+            raise ConnectError(
+                "invalid_argument",
+                "The request message is flagged compressed without Connect-Content-Encoding.",
+            )
+        data = _decompress(data, encoding, STREAM_ACCEPT)
     return data
 
 
-async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIterator[bytes]:
-    """The response envelopes of a server stream: its messages, then the end of the stream (with the
-    error, mapped by :mod:`lawspeaker.api.errors`, when the stream failed)."""
+async def _stream_frames(
+    updates: AsyncIterator[Message], codec: str, coding: str | None = None, min_bytes: int = 1
+) -> AsyncIterator[bytes]:
+    """The response envelopes of a server stream: its messages (each of at least ``min_bytes``
+    compressed on its own with ``coding``, flag 0x01, when the client accepts one), then the end of
+    the stream (with the error, mapped by :mod:`lawspeaker.api.errors`, when the stream failed)."""
     try:
         async for msg in updates:
-            yield _envelope(0, _bytes(msg, codec))
+            yield _envelope(*compression.compress_message(_bytes(msg, codec), coding, min_bytes))
     except LawspeakerError as err:
         calls.note_refusal(errors.code_name(err), err.reason)
         yield _end_stream(errors.to_connect_error(err)[1])
@@ -234,13 +279,29 @@ async def _stream_frames(updates: AsyncIterator[Message], codec: str) -> AsyncIt
 
 Call = Callable[[Rpc, Message, str | None, str], Awaitable[Message | structs.Message]]  # (.., codec)
 Streamer = Callable[[Rpc, Message, str | None], AsyncIterator[Message]]
+# A gRPC-Web call on these routes (``lawspeaker.http.grpcweb.respond``): (request, service, method,
+# its Rpc or None, the service's Call and Streamer or None) -> the answer.
+GrpcWeb = Callable[
+    [Request[Any, Any, Any], str, str, Rpc | None, Call | None, Streamer | None],
+    Awaitable[Response[bytes] | Stream],
+]
 
 
 async def _stream_response(
-    request: Request[Any, Any, Any], rpc: Rpc | None, streamer: Streamer | None, codec: str
+    request: Request[Any, Any, Any],
+    rpc: Rpc | None,
+    streamer: Streamer | None,
+    codec: str,
+    min_bytes: int = compression.DEFAULT_MIN_BYTES,
 ) -> Stream:
-    """A server-streaming call: HTTP 200 whatever happens, errors in the end-of-stream message."""
+    """A server-streaming call: HTTP 200 whatever happens, errors in the end-of-stream message.
+    Its messages are compressed as ``Connect-Accept-Encoding`` asks (``Connect-Content-Encoding``
+    names the coding), each on its own, so none waits for the next."""
     media = next(m for m, c in STREAM_TYPES.items() if c == codec)
+    coding = compression.message_codec(request.headers.get("connect-accept-encoding"))
+    headers = {STREAM_ACCEPT: compression.SUPPORTED}
+    if coding is not None:
+        headers["Connect-Content-Encoding"] = coding
     calls.note_streaming()
     try:
         if rpc is None or streamer is None or not rpc.streaming:
@@ -251,14 +312,15 @@ async def _stream_response(
         msg, _ = decode_request(rpc.request_type, data, wire)
         updates = streamer(rpc, msg, bearer(request.headers.get("authorization")))
         calls.note_rpc(rpc.service.name, rpc.name)
-        return Stream(_stream_frames(updates, codec), media_type=media, status_code=200)
+        frames = _stream_frames(updates, codec, coding, min_bytes)
+        return Stream(frames, media_type=media, status_code=200, headers=headers)
     except LawspeakerError as err:
         calls.note_refusal(errors.code_name(err), err.reason)
         end = _end_stream(errors.to_connect_error(fieldpaths.for_json(err) if codec == "json" else err)[1])
     except ConnectError as err:
         calls.note_refusal(err.code.upper(), "")
         end = _end_stream({"code": err.code, "message": err.message})
-    return Stream(iter((end,)), media_type=media, status_code=200)
+    return Stream(iter((end,)), media_type=media, status_code=200, headers=headers)
 
 
 def _handler(
@@ -267,17 +329,23 @@ def _handler(
     call: Call | None,
     streamer: Streamer | None = None,
     fast: RulesApi | None = None,
+    grpc_web: GrpcWeb | None = None,
+    compress_min_bytes: int = compression.DEFAULT_MIN_BYTES,
 ) -> HTTPRouteHandler:
     """The Connect route of one service. ``fast``, a RulesApi over ``lawspeaker.wire.structs`` messages,
-    answers canonical JSON requests of the RPCs in ``WIRE_RPCS`` as REST does."""
+    answers canonical JSON requests of the RPCs in ``WIRE_RPCS`` as REST does; ``grpc_web`` answers
+    the POSTs with a gRPC-Web Content-Type, over the same ``call`` and ``streamer``."""
     by_name = {r.name: r for r in rpcs}
 
     async def handle(request: Request[Any, Any, Any], method: FromPath[str]) -> Response[bytes] | Stream:
-        stream_codec = STREAM_TYPES.get(
-            request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        )
+        media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if grpc_web is not None and media.startswith("application/grpc-web") and request.method == "POST":
+            return await grpc_web(request, service, method, by_name.get(method), call, streamer)
+        stream_codec = STREAM_TYPES.get(media)
         if stream_codec is not None and request.method == "POST":
-            return await _stream_response(request, by_name.get(method), streamer, stream_codec)
+            return await _stream_response(
+                request, by_name.get(method), streamer, stream_codec, compress_min_bytes
+            )
         try:
             rpc = by_name.get(method)
             if rpc is None:
@@ -354,11 +422,16 @@ def bindings() -> list[tuple[str, tuple[str, ...]]]:
 
 
 def handlers(
-    rules: RulesApi, sessions: SessionApi | None, fast: RulesApi | None = None
+    rules: RulesApi,
+    sessions: SessionApi | None,
+    fast: RulesApi | None = None,
+    grpc_web: GrpcWeb | None = None,
+    compress_min_bytes: int = compression.DEFAULT_MIN_BYTES,
 ) -> list[HTTPRouteHandler]:
     """The Connect routes of RulesService and SessionService (the latter answering
     ``unimplemented`` when the server has no sessions). ``fast``, the same rules over
-    ``lawspeaker.wire.structs`` messages, answers canonical JSON calls as REST does."""
+    ``lawspeaker.wire.structs`` messages, answers canonical JSON calls as REST does; ``grpc_web``
+    (``lawspeaker.http.grpcweb.respond``) answers gRPC-Web calls on the same routes."""
 
     async def call_rules(rpc: Rpc, msg: Message, _token: str | None, _codec: str) -> Message:
         if rpc.name in THINKING_RPCS:
@@ -383,11 +456,15 @@ def handlers(
             RPCS,
             call_rules,
             fast=fast,
+            grpc_web=grpc_web,
+            compress_min_bytes=compress_min_bytes,
         ),
         _handler(
             SESSION_RPCS[0].service.full_name,
             SESSION_RPCS,
             call_sessions if sessions is not None else None,
             stream_sessions if sessions is not None else None,
+            grpc_web=grpc_web,
+            compress_min_bytes=compress_min_bytes,
         ),
     ]

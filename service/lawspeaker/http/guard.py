@@ -6,11 +6,14 @@ Both do the same two things, and nothing on any other call:
 - on CreateSession they identify the caller (its API key, else its address) and put it in
   :data:`lawspeaker.api.access.CALLER` for the call, where the session API counts its quota; a key that
   is wrong, or missing while keys are configured, is refused with UNAUTHENTICATED before any work;
+  the state of the quota the call took from (:data:`lawspeaker.api.access.RATE_LIMIT`) goes out as
+  the ``RateLimit-Policy`` and ``RateLimit`` headers of its answer, success or refusal;
 - with ``--api-keys-for-rules``, every RulesService call needs a valid key as well.
 
 A refusal
 is written in the transport's own error format (a problem document on REST, a Connect
-error on Connect, a rich status on gRPC), from the one mapping in :mod:`lawspeaker.api.errors`.
+error on Connect, its trailers on gRPC-Web, a rich status on gRPC), from the one mapping in
+:mod:`lawspeaker.api.errors`.
 """
 
 from __future__ import annotations
@@ -21,8 +24,17 @@ from typing import Any
 import msgspec
 
 from lawspeaker.api import errors
-from lawspeaker.api.access import API_KEY_HEADER, CALLER, FORWARDED_FOR, RULES_RPC, Access
+from lawspeaker.api.access import (
+    API_KEY_HEADER,
+    CALLER,
+    FORWARDED_FOR,
+    RATE_LIMIT,
+    RULES_RPC,
+    Access,
+    RateLimitNote,
+)
 from lawspeaker.games.core import ErrorCode, LawspeakerError
+from lawspeaker.http import grpcweb_frames
 from lawspeaker.http.problems import problem_of
 from lawspeaker.observe import calls
 
@@ -38,8 +50,14 @@ _API_KEY = API_KEY_HEADER.encode()
 _FORWARDED = FORWARDED_FOR.encode()
 
 
-async def _refuse(send: Send, err: LawspeakerError, connect: bool) -> None:
-    if connect:
+async def _refuse(send: Send, err: LawspeakerError, connect: bool, scope: Scope) -> None:
+    content_type = next(
+        (bytes(v).decode("latin-1") for k, v in scope["headers"] if k.lower() == b"content-type"), ""
+    )
+    if connect and grpcweb_frames.is_grpc_web(content_type):  # gRPC-Web on a Connect path: its trailers
+        status, web_media, content = grpcweb_frames.refusal(err, content_type)
+        media = web_media.encode()
+    elif connect:
         status, body = errors.to_connect_error(err)
         content = msgspec.json.encode(body)
         media = b"application/json"
@@ -74,15 +92,24 @@ def http_middleware(access: Access) -> Callable[[Any], Any]:
             try:
                 caller = access.caller(key, client[0] if client else None, forwarded, key_required=True)
             except LawspeakerError as err:
-                await _refuse(send, err, connect=path.startswith("/lawspeaker."))
+                await _refuse(send, err, connect=path.startswith("/lawspeaker."), scope=scope)
                 return
             if not creating:
                 await app(scope, receive, send)
                 return
-            token = CALLER.set(caller)
+            note = RateLimitNote()
+
+            async def send_with_rate_limit(message: MutableMapping[str, Any]) -> None:
+                if message["type"] == "http.response.start" and note.value is not None:
+                    added = [(k.lower().encode(), v.encode()) for k, v in note.value.headers().items()]
+                    message = {**message, "headers": [*message.get("headers", ()), *added]}
+                await send(message)
+
+            token, noting = CALLER.set(caller), RATE_LIMIT.set(note)
             try:
-                await app(scope, receive, send)
+                await app(scope, receive, send_with_rate_limit)
             finally:
+                RATE_LIMIT.reset(noting)
                 CALLER.reset(token)
 
         return middleware

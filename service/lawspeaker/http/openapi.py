@@ -31,7 +31,6 @@ from google.protobuf import descriptor
 
 from lawspeaker.games import core
 from lawspeaker.http.media import JSON, PROBLEM_JSON
-from lawspeaker.http.problems import PROBLEM_BASE
 from lawspeaker.http.routes import (
     API_VERSION,
     IF_MATCH_RPCS,
@@ -42,7 +41,7 @@ from lawspeaker.http.routes import (
     Rpc,
     etag_getter,
 )
-from lawspeaker.http.session_routes import EVENT_STREAM
+from lawspeaker.http.session_routes import CONDITIONAL_GETS, EVENT_STREAM
 from lawspeaker.sessions.service import MAX_REQUEST_ID, MAX_SESSION_ID
 from lawspeaker.v1 import game_pb2
 from lawspeaker.wire import proto_comments, protojson
@@ -128,7 +127,13 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "description": "An RFC 9457 problem document; every error of the REST API is one.",
     "required": ["type", "title", "status", "detail", "code", "reason"],
     "properties": {
-        "type": {"type": "string", "format": "uri", "description": "Identifies the kind of problem."},
+        "type": {
+            "type": "string",
+            "format": "uri",
+            "description": "The problem type: the URL of its page on this service (GET "
+            "/problems/{problem}; the reason in lower case with hyphens, e.g. .../problems/cast-first), "
+            "which says what it means.",
+        },
         "title": {"type": "string", "description": "The HTTP status phrase."},
         "status": {"type": "integer", "description": "The HTTP status code."},
         "detail": {"type": "string", "description": "What went wrong, in words."},
@@ -150,11 +155,20 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         },
         "metadata": {
             "type": "object",
+            "properties": {
+                "retryAfterSeconds": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "description": "On a refusal that may be retried: the seconds to wait, as a number "
+                    "(Retry-After rounds them up to whole seconds).",
+                }
+            },
             "additionalProperties": {"type": "string"},
             "description": "The ErrorInfo metadata, keys in lowerCamelCase: the error kind under 'kind' "
-            "(MALFORMED, INVALID_STATE, ILLEGAL_MOVE, ...), and by reason: 'rule' (the anchor of the rule a "
-            "refused move breaks), 'etag' (a session's current version), 'perMinute' and 'burst' (a rate "
-            "limit), ...",
+            "(MALFORMED, INVALID_STATE, ILLEGAL_MOVE, ...), and by reason: 'rule' (the URL of the rule a "
+            "refused move breaks, on this service's page of the game's rules: "
+            ".../rules/valhalla#cast-first), 'etag' (a session's current version), 'perMinute' and "
+            "'burst' (a rate limit), ...; every value is a string but retryAfterSeconds, a number.",
         },
     },
 }
@@ -267,6 +281,9 @@ EXTRA: dict[str, dict[str, Any]] = {
     # the seed NewGame made: 32 bytes, which base64 writes in 43 characters and one '='
     "lawspeaker.v1.RngState.seed": {"pattern": r"^[A-Za-z0-9+/]{43}=$", "minLength": 44, "maxLength": 44},
     "lawspeaker.v1.SessionApplyMoveRequest.request_id": {"maxLength": MAX_REQUEST_ID},  # REQUEST_ID_TOO_LONG
+    # a session etag: the digits of a version (ETAG_MALFORMED)
+    "lawspeaker.v1.GetSessionRequest.wait_for_change": {"pattern": "^[0-9]{1,19}$"},
+    "lawspeaker.v1.WatchSessionRequest.resume_after_etag": {"pattern": "^[0-9]{1,19}$"},
 }
 """Further keywords of single fields."""
 
@@ -852,6 +869,10 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         op["security"] = [{}, {API_KEY: []}]
     if rpc.name in IF_MATCH_RPCS:
         params.append(IF_MATCH_PARAMETER)
+    if rpc.name in CONDITIONAL_GETS:
+        params.append(IF_NONE_MATCH_PARAMETER)
+    if rpc.name == "WatchSession":
+        params.append(LAST_EVENT_ID_PARAMETER)
     if params:
         op["parameters"] = params
     if rpc.body == "*":
@@ -889,6 +910,7 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         ok_response["links"] = _state_links(game)
     if rpc.name == "CreateSession":
         ok_response["links"] = _session_links()
+        ok_response["headers"] = {**ok_response.get("headers", {}), **RATE_LIMIT_HEADERS}
     op["responses"] = {"200": ok_response, **_error_responses(statuses)}
     inexpressible = INEXPRESSIBLE.get(rpc.name)
     if inexpressible:
@@ -911,13 +933,26 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
     if 429 in statuses:
         op["responses"]["429"]["description"] = (
             "A quota: this client's rate of new sessions (reason SESSION_CREATE_RATE_LIMITED) or the "
-            "service's cap on live sessions (SESSION_LIMIT_REACHED). Retry-After says when to try again."
+            "service's cap on live sessions (SESSION_LIMIT_REACHED). Retry-After says when to try again; "
+            "the problem's metadata has the wait as a number (retryAfterSeconds)."
         )
         op["responses"]["429"]["headers"] = {
             "Retry-After": {
                 "description": "Seconds to wait before trying again.",
                 "schema": {"type": "integer", "minimum": 1},
-            }
+            },
+            **RATE_LIMIT_HEADERS,
+        }
+    if rpc.name in CONDITIONAL_GETS:
+        op["responses"]["304"] = {
+            "description": "Not Modified: If-None-Match names the session's current version"
+            + (
+                ", or the long poll (waitForChange) ended after 30 s with no change"
+                if rpc.name == "GetSession"
+                else ""
+            )
+            + ". No body; the ETag header names the version.",
+            "headers": {"ETag": ETAG_HEADER},
         }
     if rpc.name in IF_MATCH_RPCS:
         failed = _error_responses([412])["412"]
@@ -933,10 +968,43 @@ _TAG = r'(?:W/)?"[\x21\x23-\x7e]*"'
 IF_MATCH_PATTERN = rf"^[ \t]*(?:\*|[ \t,]*{_TAG}(?:[ \t]*,[ \t,]*{_TAG})*[ \t,]*)[ \t]*$"
 """If-Match as ``http_semantics.parse_if_match`` reads it: ``*`` or a list of entity tags (RFC 9110)."""
 
+RATE_LIMIT_HEADERS: dict[str, Any] = {
+    "RateLimit-Policy": {
+        "description": "This client's quota on new sessions (draft-ietf-httpapi-ratelimit-headers, "
+        "a structured field): '\"create\";q=<burst>;w=<seconds the burst takes to refill>'. Sent when "
+        "the call took from that quota (it is on unless the service or the API key's allowance turns it "
+        "off); docs/quotas.md says how the rate limit maps to q and w.",
+        "schema": {"type": "string", "pattern": '^"create";q=[0-9]+;w=[0-9]+$'},
+    },
+    "RateLimit": {
+        "description": "What is left of that quota after this call: 'r' new sessions allowed at once "
+        "now, 't' seconds until all of the burst is allowed again.",
+        "schema": {"type": "string", "pattern": '^"create";r=[0-9]+;t=[0-9]+$'},
+    },
+}
+"""The RateLimit headers of CreateSession's answers (``lawspeaker.api.access.RateLimit``)."""
+
 ETAG_HEADER: dict[str, Any] = {
     "description": 'The session\'s version as a strong entity tag: its etag quoted, e.g. "7" for '
-    "etag 7. Send it back in If-Match on SessionApplyMove or UndoMove.",
-    "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    'etag 7 ("7-gzip" or "7-br" when the answer is compressed, a representation of its own). Send it '
+    "back in If-Match on SessionApplyMove or UndoMove.",
+    "schema": {"type": "string", "pattern": '^"[0-9]+(-(gzip|br))?"$'},
+}
+IF_NONE_MATCH_PARAMETER: dict[str, Any] = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": 'The version the caller has, as the ETag header sent it ("7"; W/"7" too, or a list, '
+    "or *): answered 304 Not Modified, with no body, while it is the session's current version.",
+    "schema": {"type": "string"},
+}
+LAST_EVENT_ID_PARAMETER: dict[str, Any] = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "description": "The id of the last event received (an EventSource sends it by itself when it "
+    "reconnects): the watch resumes after that version, as resumeAfterEtag does.",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,19}$"},
 }
 IF_MATCH_PARAMETER: dict[str, Any] = {
     "name": "If-Match",
@@ -1005,6 +1073,78 @@ def _health_operation(operation_id: str, summary: str, schema: str, description:
     }
 
 
+def _page_operation(
+    operation_id: str, name: str, values: list[str], summary: str, what: str
+) -> dict[str, Any]:
+    """A GET of one HTML page the links of an answer open (``lawspeaker.http.pages``), chosen by the
+    path parameter ``name`` (one of ``values``)."""
+    return {
+        "get": {
+            "operationId": operation_id,
+            "summary": summary,
+            "description": what,
+            "tags": ["Pages"],
+            "security": [],  # the pages are public, like the documents they are made from
+            "parameters": [
+                {
+                    "name": name,
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "enum": values},
+                },
+                {
+                    "name": "If-None-Match",
+                    "in": "header",
+                    "required": False,
+                    "description": "The ETag of a copy already held: answered 304 while it is current.",
+                    "schema": {"type": "string"},
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "The page (rendered once; it may be cached for five minutes).",
+                    "headers": {
+                        "ETag": {"description": "The page's entity tag.", "schema": {"type": "string"}},
+                        "Cache-Control": {"schema": {"type": "string"}},
+                    },
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                },
+                "304": {"description": "The copy whose ETag If-None-Match names is current."},
+                "404": {
+                    "description": f"No such {name} (the problem names it).",
+                    "content": {PROBLEM_JSON: {"schema": {"$ref": REF + "Problem"}}},
+                },
+            },
+        }
+    }
+
+
+def _page_operations() -> dict[str, dict[str, Any]]:
+    """The pages a refused move's ``rule`` and a problem's ``type`` link (``lawspeaker.api.links``)."""
+    from lawspeaker.api import catalogue, links
+
+    return {
+        f"{links.RULES_PATH}/{{game}}": _page_operation(
+            "RulesPage",
+            "game",
+            GAME_IDS,
+            "A game's rules, as HTML",
+            "The game's rules document (docs/rules in the repository) as the engine enforces them, "
+            "with the anchors a refused move's rule links (`#cast-first`). GET /rules lists the games.",
+        ),
+        f"{links.PROBLEMS_PATH}/{{problem}}": _page_operation(
+            "ProblemPage",
+            "problem",
+            sorted(links.slug(r) for r in catalogue.all_reasons()),
+            "A problem type, as HTML",
+            "What a problem's type means (a problem document's `type` links it): its reason, kind, "
+            "HTTP status, gRPC and Connect codes, and for a rule of a game the rulebook sentence and "
+            "a link to the rule. The slug is the reason in lower case with hyphens (CAST_FIRST: "
+            "cast-first). GET /problems lists them all.",
+        ),
+    }
+
+
 INFO_DESCRIPTION = (
     "Rules as a service for Viking-era board games. Stateless: every request carries the game state. "
     f"Bodies are JSON: the proto3 JSON mapping of the request and response messages of "
@@ -1045,6 +1185,7 @@ def _openapi() -> dict[str, Any]:
         "none), the quotas on creating sessions, how long request ids are remembered, and what an "
         "acknowledged move survives (read from the store's own settings).",
     )
+    paths.update(_page_operations())
     builder.add("Problem", _problem_schema())
     builder.add("Reason", _reason_schema())
     builder.add("FieldViolation", FIELD_VIOLATION_SCHEMA)
@@ -1058,7 +1199,7 @@ def _openapi() -> dict[str, Any]:
             "summary": "Rules as a service for five Viking-era board games.",
             "description": INFO_DESCRIPTION,
             "license": {"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
-            "contact": {"name": "Lawspeaker", "url": PROBLEM_BASE.removesuffix("problems/")},
+            "contact": {"name": "Lawspeaker", "url": "https://lawspeaker.dev/"},
         },
         "tags": [
             {
@@ -1072,6 +1213,11 @@ def _openapi() -> dict[str, Any]:
                 "each seat acts with its own token.",
             },
             {"name": "Health", "description": "Liveness for load balancers and operators."},
+            {
+                "name": "Pages",
+                "description": "The HTML pages the links of an answer open: a refused move's rule "
+                "and a problem's type.",
+            },
         ],
         "paths": paths,
         "components": {

@@ -3,17 +3,18 @@ exception handlers that map every error to one."""
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 
-from lawspeaker.api import errors
+from lawspeaker.api import errors, links
 from lawspeaker.games.core import FieldViolation, LawspeakerError
 from lawspeaker.http import semantics
 from lawspeaker.http.media import PROBLEM_JSON, PROTOBUF_TYPES, bare_media_type, first_header
@@ -24,7 +25,31 @@ log = logging.getLogger(__name__)
 
 
 MAX_BODY_BYTES = 1024 * 1024
-PROBLEM_BASE = "https://lawspeaker.dev/problems/"
+PUBLIC_URL = "lawspeaker.public_url"  # the app state key of --public-url ("": each request's own)
+
+
+def request_base(request: Request[Any, Any, Any]) -> str:
+    """The base URL of the links a request is answered with (``lawspeaker.api.links``): --public-url,
+    else the request's own scheme, host and root path."""
+    public: str = request.app.state.get(PUBLIC_URL, "")
+    return public or str(request.base_url).rstrip("/")
+
+
+_E = TypeVar("_E", bound=Exception)
+
+
+def linked(
+    handler: Callable[[Request[Any, Any, Any], _E], Response[bytes]],
+) -> Callable[[Request[Any, Any, Any], _E], Response[bytes]]:
+    """An exception handler whose problem links to this service from the request's base (it also
+    runs for paths no route matches, where no route's middleware set it)."""
+
+    @functools.wraps(handler)
+    def with_base(request: Request[Any, Any, Any], exc: _E) -> Response[bytes]:
+        with links.using(request_base(request)):
+            return handler(request, exc)
+
+    return with_base
 
 
 # --------------------------------------------------------------------------- problems
@@ -47,11 +72,11 @@ def problem_response(
     detail: str,
     code: str,
     violations: Sequence[FieldViolation] = (),
-    metadata: Mapping[str, str] | None = None,
+    metadata: Mapping[str, object] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response[bytes]:
     doc: dict[str, Any] = {
-        "type": PROBLEM_BASE + reason.lower().replace("_", "-"),
+        "type": links.problem_type(reason),  # a page of this service (lawspeaker.http.pages)
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
@@ -68,6 +93,7 @@ def problem_response(
     )
 
 
+@linked
 def lawspeaker_error_handler(request: Request[Any, Any, Any], err: LawspeakerError) -> Response[bytes]:
     """The problem document of an error; a request that did not come as binary protobuf (JSON, or a
     query string) gets its fields named by their JSON names (``lawspeaker.wire.fieldpaths``)."""
@@ -77,14 +103,18 @@ def lawspeaker_error_handler(request: Request[Any, Any, Any], err: LawspeakerErr
 
 
 def problem_of(err: LawspeakerError) -> Response[bytes]:
-    """The problem document of an error, as it names its fields; with Retry-After when it says."""
+    """The problem document of an error, as it names its fields; with Retry-After when it says, and
+    the wait as a number in its metadata (``retryAfterSeconds``: the header has whole seconds only)."""
+    metadata: dict[str, object] = dict(errors.error_metadata(err))
+    if err.retry_after is not None:
+        metadata["retryAfterSeconds"] = round(max(err.retry_after, 0.001), 3)
     return problem_response(
         errors.http_status(err),
         err.reason,
         err.message,
         errors.code_name(err),
         err.field_violations,
-        errors.error_metadata(err),
+        metadata,
         errors.retry_after_header(err),
     )
 
@@ -93,6 +123,7 @@ def _protobuf_request(request: Request[Any, Any, Any]) -> bool:
     return bare_media_type(first_header(request, b"content-type")) in PROTOBUF_TYPES
 
 
+@linked
 def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
     if exc.status == 405 and not exc.headers:
         return method_not_allowed(request, exc.detail, {})
@@ -107,6 +138,7 @@ HTTP_REASONS = {
 }
 
 
+@linked
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
     status = exc.status_code
     if status >= 500:
@@ -142,6 +174,7 @@ def method_not_allowed(
     return problem_response(405, "METHOD_NOT_ALLOWED", detail, "UNIMPLEMENTED", headers=headers)
 
 
+@linked
 def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem_response(500, "INTERNAL", "Internal error.", "INTERNAL")

@@ -14,6 +14,7 @@ from litestar import Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
+from lawspeaker.api import links
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, FieldViolation, LawspeakerError
 from lawspeaker.http.bodies import (
@@ -24,6 +25,7 @@ from lawspeaker.http.bodies import (
     wants_protobuf,
     wire_decode,
 )
+from lawspeaker.http.compression import STATIC_OPT
 from lawspeaker.http.media import JSON, PROTOBUF_TYPES, first_header
 from lawspeaker.http.problems import Problem
 from lawspeaker.http.routes import COLLECTION, GET_RPCS, RESOURCE, RESOURCE_ROUTE, VERB_RPCS, Rpc
@@ -137,12 +139,14 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
         calls.note_rpc(rpc.service.name, rpc.name)
         return encode_answer(call_rpc(rules, rpc, rpc.request_type()), wants_protobuf(request, False))
 
-    described: dict[tuple[str, bool], Response[bytes]] = {}  # fixed per game: encoded once
+    # fixed per game and base (its reasons link their rules, ``lawspeaker.api.links``): encoded once
+    described: dict[tuple[str, bool, str], Response[bytes]] = {}
 
-    @get(RESOURCE_ROUTE)
+    @get(RESOURCE_ROUTE, opt=STATIC_OPT)  # a game's description is fixed: compressed once
     async def describe_game(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[bytes]:
         protobuf = wants_protobuf(request, False)
-        found = described.get((game, protobuf))
+        key = (game, protobuf, links.base())
+        found = described.get(key)
         calls.note_rpc(SERVICE_NAME, "DescribeGame")
         if found is not None:
             calls.note_game(game)  # only known games are kept
@@ -153,7 +157,9 @@ def rules_handlers(rules: RulesApi, fast: RulesApi | None) -> list[HTTPRouteHand
         msg = rpc.request_type()
         setattr(msg, "game", game)  # noqa: B010 - the field named by the path template
         answer = encode_answer(call_rpc(rules, rpc, msg), protobuf)
-        described[(game, protobuf)] = answer  # only known games get here: an unknown one raised
+        if len(described) >= 64:  # a Host header chooses the base: keep a few
+            described.pop(next(iter(described)))
+        described[key] = answer  # only known games get here: an unknown one raised
         return Response(answer.content, media_type=answer.media_type)
 
     @post(RESOURCE_ROUTE, status_code=200)

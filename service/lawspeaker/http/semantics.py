@@ -152,6 +152,16 @@ def parse_if_match(value: str) -> IfMatch:
     return IfMatch(False, tuple(tags), weak)
 
 
+def none_match(value: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` (as sent) matches the current ``etag``: ``*``, or a listed entity
+    tag of that opaque value, weak or strong (If-None-Match compares weakly, RFC 9110 section
+    13.1.2). A malformed header matches nothing: the full answer is sent, as for no header."""
+    if value.strip(" \t") == "*":
+        return True
+    # a compressed answer's tag is the version with its coding ("7-gzip"): the same version
+    return any(found.group(2).partition("-")[0] == etag for found in _ENTITY_TAG.finditer(value))
+
+
 def quoted(etag: str) -> str:
     """A session etag (its version, e.g. ``7``) as a strong entity tag: ``"7"``."""
     return f'"{etag}"'

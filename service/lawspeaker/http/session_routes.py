@@ -1,5 +1,9 @@
-"""The SessionService routes as their annotations bind them, with ``If-Match`` on the writes and
-the watch stream as Server-Sent Events."""
+"""The SessionService routes as their annotations bind them, with ``If-Match`` on the writes,
+``If-None-Match`` (and GetSession's long poll) answering 304 on the reads, and the watch stream as
+Server-Sent Events that an ``EventSource`` can resume: each event's ``id`` is the session etag, and a
+reconnection's ``Last-Event-ID`` is the watch's ``resume_after_etag``. A seat token never goes in a URL:
+``?token=`` is refused (an ``EventSource``, which cannot send headers, watches with a one-use
+``?ticket=`` from CreateWatchTicket instead)."""
 
 from __future__ import annotations
 
@@ -42,11 +46,22 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = "SessionService"
 EVENT_STREAM = "text/event-stream"
 SSE_KEEPALIVE_SECONDS = 15.0
+SSE_RETRY_MS = 1000
+"""The reconnection delay the first event of a watch sets (the SSE ``retry`` field): an EventSource
+whose stream ends (a replica restarts) reconnects after 1 s, with Last-Event-ID, instead of the
+browser's default of about 3 s."""
+CONDITIONAL_GETS = frozenset({"GetSession", "ListSessionMoves"})
+"""The reads whose answer carries the session etag: ``If-None-Match`` naming it answers 304."""
+TOKEN_QUERY = ("token", "access_token")  # where a seat token is refused from (logs keep URLs)
 
 
-def sse_response(first: Message, rest: AsyncIterator[Message]) -> ServerSentEvent:
+def sse_response(first: Message | None, rest: AsyncIterator[Message | None]) -> ServerSentEvent:
     """A Server-Sent Events response: one ``message`` event per streamed response (proto3 JSON), and
     a comment line every SSE_KEEPALIVE_SECONDS of silence so that proxies keep the stream open.
+
+    Each event's ``id`` is the etag of the version it carries (a browser's EventSource sends the last
+    one back as ``Last-Event-ID`` when it reconnects). ``first`` None: a watch resumed at the current
+    version, which starts with a comment and sends the next change.
 
     The next update is asked for only once the previous event has been handed to the server (the
     one update asked for meanwhile runs in a task, so that waiting for it can time out without
@@ -55,8 +70,9 @@ def sse_response(first: Message, rest: AsyncIterator[Message]) -> ServerSentEven
     """
 
     def event(msg: Message) -> ServerSentEventMessage:
+        etag: str = getattr(msg, "session").etag  # noqa: B009 - "" on the deleted message: no id
         return ServerSentEventMessage(
-            data=msgspec.json.encode(protojson.to_dict(msg)).decode(), event="message"
+            data=msgspec.json.encode(protojson.to_dict(msg)).decode(), event="message", id=etag or None
         )
 
     def error(err: LawspeakerError) -> ServerSentEventMessage:
@@ -64,19 +80,26 @@ def sse_response(first: Message, rest: AsyncIterator[Message]) -> ServerSentEven
         problem = {"status": errors.http_status(err), "reason": err.reason, "detail": err.message}
         return ServerSentEventMessage(data=msgspec.json.encode(problem).decode(), event="error")
 
-    async def next_update() -> Message:
+    async def next_update() -> Message | None:
         return await anext(rest)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
-        pending: asyncio.Task[Message] | None = None
+        pending: asyncio.Task[Message | None] | None = None
         try:
-            yield event(first)
+            if first is None:
+                yield ServerSentEventMessage(
+                    comment="resumed at the current version: no change since", data=None, retry=SSE_RETRY_MS
+                )
+            else:
+                opening = event(first)
+                opening.retry = SSE_RETRY_MS
+                yield opening
             while True:
                 if pending is None:
                     pending = asyncio.create_task(next_update())
                 done, _ = await asyncio.wait((pending,), timeout=SSE_KEEPALIVE_SECONDS)
                 if not done:
-                    yield ServerSentEventMessage(comment="keep-alive")
+                    yield ServerSentEventMessage(comment="keep-alive", data=None)
                     continue
                 got, pending = pending, None
                 try:
@@ -89,7 +112,8 @@ def sse_response(first: Message, rest: AsyncIterator[Message]) -> ServerSentEven
                 except Exception:
                     log.exception("unexpected error in a watch stream")
                     return
-                yield event(msg)
+                if msg is not None:
+                    yield event(msg)
         finally:
             if pending is not None:
                 pending.cancel()
@@ -108,7 +132,7 @@ def bound_handler(
     path: str,
     by_verb: Mapping[str, Rpc],
     call: Callable[[Rpc, Message, str | None, bool], Awaitable[Any]],
-    stream: Callable[[Rpc, Message, str | None], AsyncIterator[Message]],
+    stream: Callable[[Rpc, Message, str | None], AsyncIterator[Message | None]],
 ) -> HTTPRouteHandler:
     """One Litestar handler for every RPC bound to ``http_method path`` (they differ by ``:verb``)."""
     ends_in_param = path.endswith("}")
@@ -127,6 +151,8 @@ def bound_handler(
                 405, "METHOD_NOT_ALLOWED", f"Method {http_method} is not allowed for {request.url.path}."
             )
         calls.note_rpc(SERVICE_NAME, rpc.name)
+        if any(name in request.query_params for name in TOKEN_QUERY):
+            raise token_in_url()
         token = bearer(first_header(request, b"authorization") or None)
         was_protobuf = False
         if rpc.body == "*":
@@ -151,15 +177,23 @@ def bound_handler(
             setattr(msg, name, value)
         if rpc.streaming:
             calls.note_streaming()
+            last_event_id = first_header(request, b"last-event-id")
+            if last_event_id and not getattr(msg, "resume_after_etag"):  # noqa: B009
+                setattr(msg, "resume_after_etag", last_event_id.strip())  # noqa: B010
             updates = stream(rpc, msg, token)
             first = await updates.__anext__()  # errors before the first update are plain HTTP errors
-            return with_etag(sse_response(first, updates), etag_of[rpc.name], first)
+            response = sse_response(first, updates)
+            return response if first is None else with_etag(response, etag_of[rpc.name], first)
         protobuf = wants_protobuf(request, was_protobuf)
         if rpc.name in conditional:
             if_match = header_values(request, b"if-match")
             if if_match:
                 return await call_if_match(rpc, msg, token, protobuf, call, if_match, etag_of[rpc.name])
         answer = await call(rpc, msg, token, protobuf)
+        if rpc.name in CONDITIONAL_GETS:
+            unchanged = not_modified(request, msg, etag_of[rpc.name], answer)
+            if unchanged is not None:
+                return unchanged
         return with_etag(encode_answer(answer, protobuf), etag_of[rpc.name], answer)
 
     names = "_".join(r.api_method for r in by_verb.values())
@@ -201,6 +235,35 @@ async def call_if_match(
     return with_etag(encode_answer(answer, protobuf), etag_of, answer)
 
 
+def token_in_url() -> LawspeakerError:
+    return LawspeakerError(
+        ErrorCode.MALFORMED,
+        "SEAT_TOKEN_IN_URL",
+        "A seat token does not go in a URL, where access logs and proxies keep it: send it as "
+        "'Authorization: Bearer <token>'. A browser's EventSource, which cannot send headers, makes a "
+        "one-use watch ticket with POST /v1/sessions/{session}:watchTicket and watches with ?ticket=.",
+        (FieldViolation("token", "must not be in the query string"),),
+    )
+
+
+def not_modified(
+    request: Request[Any, Any, Any], msg: Message, etag_of: EtagOf | None, answer: Any
+) -> Response[bytes] | None:
+    """A 304 for a read whose answer is at a version the caller has: ``If-None-Match`` names its
+    etag (weak comparison, RFC 9110 section 13.1.2; ``*`` matches any), or a long poll
+    (``wait_for_change``) ended at the version it waited on. None when the answer is to be sent."""
+    etag = etag_of(answer) if etag_of is not None else ""
+    if not etag:
+        return None
+    unchanged = getattr(msg, "wait_for_change", "") == etag
+    if not unchanged:
+        if_none_match = header_values(request, b"if-none-match")
+        unchanged = bool(if_none_match) and semantics.none_match(if_none_match, etag)
+    if not unchanged:
+        return None
+    return Response(b"", status_code=304, headers={"ETag": semantics.quoted(etag)})
+
+
 def precondition_failed(err: LawspeakerError) -> Response[bytes]:
     """A session version mismatch as If-Match's 412: the problem names the reason, the current
     etag in its metadata and the ``ETag`` header (when the version is known)."""
@@ -238,7 +301,9 @@ def session_handlers(api: SessionApi) -> list[HTTPRouteHandler]:
     async def call(rpc: Rpc, msg: Message, token: str | None, protobuf: bool) -> Message | structs.Message:
         return await call_session(api, rpc, msg, token, json=not protobuf)
 
-    def stream(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message]:
+    def stream(rpc: Rpc, msg: Message, token: str | None) -> AsyncIterator[Message | None]:
+        if rpc.name == "WatchSession":  # None first when resumed at the current version
+            return api.watch_session_updates(msg, token)  # type: ignore[arg-type]
         method: Callable[[Message, str | None], AsyncIterator[Message]] = getattr(api, rpc.api_method)
         return method(msg, token)
 

@@ -250,11 +250,38 @@ def scope_headers(scope: Scope, first: bytes, second: bytes) -> tuple[str | None
     return one, two
 
 
+def _echoing(send: Send, echo: bytes) -> Send:
+    """``send`` with ``X-Request-Id: echo`` added to the answer's headers."""
+
+    async def sending(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), (b"x-request-id", echo)]
+        await send(message)
+
+    return sending
+
+
+def request_id_middleware(app: ASGIApp) -> ASGIApp:
+    """The ASGI middleware that answers every HTTP request with an ``X-Request-Id``: the caller's
+    (when it is a plausible one, ``request_id_of``), else a new one. What serves when nothing
+    observes calls; :func:`http_middleware` does the same when something does."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        given, _ = scope_headers(scope, _REQUEST_ID_BYTES, b"")
+        await app(scope, receive, _echoing(send, request_id_of(given).encode()))
+
+    return middleware
+
+
 def http_middleware(app: ASGIApp) -> ASGIApp:
     """The ASGI middleware opening a record for every HTTP request (REST or Connect, by path).
 
-    With the access log on, it also reads the caller's ``X-Request-Id`` (or makes one) and echoes it
-    in the answer, and reads ``traceparent`` for the trace id a log line carries."""
+    It reads the caller's ``X-Request-Id`` (or makes one) and echoes it in the answer (the access log
+    line and the error logs carry it), and with the access log on reads ``traceparent`` for the trace
+    id a log line carries."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -262,14 +289,13 @@ def http_middleware(app: ASGIApp) -> ASGIApp:
             return
         path: str = scope["path"]
         call = Call("connect" if path.startswith(_CONNECT_PREFIX) else "rest")
-        echo: bytes | None = None
+        request_id, traceparent = scope_headers(scope, _REQUEST_ID_BYTES, _TRACEPARENT_BYTES)
+        call.request_id = request_id_of(request_id)
+        echo = call.request_id.encode()
         if _access_log is not None:
-            request_id, traceparent = scope_headers(scope, _REQUEST_ID_BYTES, _TRACEPARENT_BYTES)
-            call.request_id = request_id_of(request_id)
             call.trace_id = trace_id_of(traceparent)
             call.http_method = scope["method"]
             call.path = path if len(path) <= MAX_LOGGED_PATH else path[:MAX_LOGGED_PATH] + "..."
-            echo = call.request_id.encode()
         if _tracing is not None:
             call.span = _tracing.current_span()
 
@@ -278,8 +304,7 @@ def http_middleware(app: ASGIApp) -> ASGIApp:
                 call.status = message["status"]
                 if call.span is not None:  # now: the answer's last message ends the server span
                     _tracing.finished(call)
-                if echo is not None:
-                    message["headers"] = [*message.get("headers", ()), (b"x-request-id", echo)]
+                message["headers"] = [*message.get("headers", ()), (b"x-request-id", echo)]
             await send(message)
 
         token = CURRENT.set(call)

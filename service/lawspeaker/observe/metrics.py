@@ -80,7 +80,7 @@ def multiprocess_dir() -> str | None:
 
 REQUESTS = Counter(
     "lawspeaker_requests",
-    "Calls answered, by transport (grpc, rest, connect), service, method, game and outcome code "
+    "Calls answered, by transport (grpc, rest, connect, grpc-web), service, method, game and outcome code "
     "(the gRPC status code name, also for REST and Connect). Non-RPC HTTP routes (health, schema, "
     "docs, metrics, unmatched paths) count as service and method 'other'.",
     ("transport", "service", "method", "game", "code"),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.http.compression import DEFAULT_MIN_BYTES as DEFAULT_COMPRESS_MIN_BYTES
 from lawspeaker.server import listen
 from lawspeaker.sessions.store import REQUEST_ID_BYTES
 
@@ -57,6 +58,7 @@ async def serve(
     bot_processes: int = DEFAULT_BOT_PROCESSES,
     bot_queue: int = DEFAULT_BOT_QUEUE,
     public_url: str = "",
+    compress_min_bytes: int = DEFAULT_COMPRESS_MIN_BYTES,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -69,7 +71,11 @@ async def serve(
     ``metrics_port``, there (a worker's supervisor serves that port for every worker).
     ``bot_processes`` and ``bot_queue``: the bot pool (``lawspeaker.api.botpool``).
     ``public_url``: the base URL clients reach the HTTP port at, which the OpenAPI document names as
-    its server (empty: the address each request for it was sent to).
+    its server and every link an answer carries starts with, a refused move's ``rule`` and a problem's
+    ``type`` (``lawspeaker.api.links``; empty: the address each HTTP request was sent to, and for
+    gRPC, which has none, the link's path alone).
+    ``compress_min_bytes``: HTTP responses (and Connect stream messages) at least this long are
+    compressed when the client asks (``lawspeaker.http.compression``).
     """
     from lawspeaker.api.rules import RulesApi
     from lawspeaker.grpc.server import create_server
@@ -101,8 +107,10 @@ async def serve(
                 listen.close(http_sockets)
                 raise listen.metrics_unavailable(host, metrics_port, err) from None
             log.info("metrics on http://%s:%d/metrics", host, bound)
+    from lawspeaker.api import links
     from lawspeaker.api.botpool import BotPool
 
+    links.configure(public_url)  # the base of gRPC's links (HTTP's are each request's)
     api = RulesApi(bot_pool=BotPool(bot_processes, bot_queue))
     api.bot_pool.start()
     store: SessionStore
@@ -143,6 +151,7 @@ async def serve(
             cors_origins,
             metrics_route=metrics_on and not metrics_port,
             public_url=public_url,
+            compress_min_bytes=compress_min_bytes,
         )
     )
     if telemetry is not None:
@@ -241,6 +250,8 @@ async def _report_sessions(sessions: SessionApi) -> None:
         keys = "required to create sessions"
         if limits.access.keys_for_rules:
             keys += " and for the stateless RPCs"
+    elif limits.access.api_keys:
+        keys = "optional (a key brings its own quota)"
     log.info(
         "session quotas: %s new sessions a minute per client (burst %d), at most %s live sessions, "
         "API keys %s",
@@ -303,6 +314,17 @@ def _worker_count(value: str) -> int:
 
 def _origins(value: str) -> tuple[str, ...]:
     return tuple(o.strip() for o in value.split(",") if o.strip())
+
+
+def _compress_min_bytes(value: str) -> int:
+    """A byte count as --compress-min-bytes takes it: a whole number, at least 1."""
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of bytes, at least 1")
+    return count
 
 
 def _public_url(value: str) -> str:
@@ -388,7 +410,16 @@ def parser() -> argparse.ArgumentParser:
         default=os.environ.get("LAWSPEAKER_PUBLIC_URL", ""),  # argparse checks it with the type
         help="the base URL clients reach the HTTP port at, e.g. https://rules.example (env "
         "LAWSPEAKER_PUBLIC_URL): the OpenAPI document names it as its server, so that generated "
-        "clients call it; empty: the address each request for the document was sent to",
+        "clients call it, and every rule and problem type link starts with it; empty: the address "
+        "each HTTP request was sent to (gRPC's links are then paths)",
+    )
+    s.add_argument(
+        "--compress-min-bytes",
+        type=_compress_min_bytes,
+        default=os.environ.get("LAWSPEAKER_COMPRESS_MIN_BYTES") or str(DEFAULT_COMPRESS_MIN_BYTES),
+        help="HTTP responses at least this many bytes long are compressed (gzip or br) when the "
+        "client's Accept-Encoding asks, Connect stream messages too (env LAWSPEAKER_COMPRESS_MIN_BYTES, "
+        f"default {DEFAULT_COMPRESS_MIN_BYTES}: above the hot path's answers, docs/benchmarks.md)",
     )
     t = s.add_argument_group(
         "TLS",
@@ -470,7 +501,17 @@ def parser() -> argparse.ArgumentParser:
         "--api-keys",
         default=os.environ.get("LAWSPEAKER_API_KEYS", ""),
         help="comma-separated 'name=sha256:<hex digest>' of the API keys that may create sessions "
-        "(env LAWSPEAKER_API_KEYS; `lawspeaker api-key` makes one); empty: no key needed",
+        "(env LAWSPEAKER_API_KEYS; `lawspeaker api-key` makes one); empty: no key needed. An entry may "
+        "add the key's own quota: 'name=sha256:<hex>;rate=6000;burst=200' (per minute, at once; "
+        "what it omits is --create-rate/--create-burst; rate=0: no limit)",
+    )
+    q.add_argument(
+        "--api-keys-optional",
+        action="store_true",
+        default=_env_flag("LAWSPEAKER_API_KEYS_OPTIONAL"),
+        help="with --api-keys: a client without a key may create sessions too, counted by its address "
+        "with --create-rate/--create-burst; a key sent must be valid and brings its own quota (env "
+        "LAWSPEAKER_API_KEYS_OPTIONAL=1)",
     )
     q.add_argument(
         "--api-keys-for-rules",
@@ -569,6 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_processes=args.bot_processes,
             bot_queue=args.bot_queue,
             public_url=args.public_url,
+            compress_min_bytes=args.compress_min_bytes,
         )
         if args.worker_of is not None:
             from lawspeaker.server import workers
@@ -613,7 +655,7 @@ def _tls(args: argparse.Namespace) -> ServerTLS | None:
 
 def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
     """The session quotas and store options of ``serve``'s flags (SystemExit naming a bad flag)."""
-    from lawspeaker.api.access import Access, parse_api_keys, parse_networks
+    from lawspeaker.api.access import Access, parse_api_key_entries, parse_networks
     from lawspeaker.sessions.service import Limits
 
     for flag in (
@@ -643,20 +685,31 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
         if args.redis_wait_replicas:
             raise SystemExit("--redis-wait-replicas is not supported on a Redis Cluster (redis+cluster://)")
     try:
-        keys = parse_api_keys(args.api_keys)
+        keys, allowances = parse_api_key_entries(args.api_keys)
     except ValueError as err:
         raise SystemExit(f"--api-keys / LAWSPEAKER_API_KEYS: {err}") from None
+    for hexdigest, allowance in allowances.items():
+        rate = args.create_rate if allowance.per_minute is None else allowance.per_minute
+        if rate and allowance.burst is None and args.create_burst < 1:
+            raise SystemExit(
+                f"--api-keys / LAWSPEAKER_API_KEYS: key {keys[hexdigest]!r} has a rate but no burst, and "
+                "--create-burst is 0: give it ';burst=<n>'"
+            )
     try:
         proxies = parse_networks(args.trusted_proxies)
     except ValueError as err:
         raise SystemExit(f"--trusted-proxies / LAWSPEAKER_TRUSTED_PROXIES: {err}") from None
     if args.api_keys_for_rules and not keys:
         raise SystemExit("--api-keys-for-rules needs --api-keys (or LAWSPEAKER_API_KEYS)")
+    if args.api_keys_optional and not keys:
+        raise SystemExit("--api-keys-optional needs --api-keys (or LAWSPEAKER_API_KEYS)")
+    if args.api_keys_optional and args.api_keys_for_rules:
+        raise SystemExit("--api-keys-optional and --api-keys-for-rules contradict each other: choose one")
     limits = Limits(
         create_per_minute=args.create_rate,
         create_burst=args.create_burst,
         max_sessions=args.max_sessions,
-        access=Access(keys, args.api_keys_for_rules, proxies),
+        access=Access(keys, args.api_keys_for_rules, proxies, allowances, args.api_keys_optional),
     )
     options: dict[str, Any] = {"request_id_bytes": args.request_id_bytes, "prefix": args.redis_prefix}
     if args.request_id_ttl:

@@ -27,11 +27,12 @@ import functools
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -69,6 +70,8 @@ MAX_SESSION_ID = 200
 RECENT_SESSIONS = 10_000  # sessions whose last written version this replica remembers
 WATCH_VIEWS = 256  # (version, seat) updates kept built for the watch streams of this replica
 REPLAYS = 64  # sessions whose replayed move log (events per move, last state) this replica keeps
+WATCH_TICKET_SECONDS = 30  # how long a watch ticket (CreateWatchTicket) stays valid; it works once
+LONG_POLL_SECONDS = 30.0  # the most GetSession's wait_for_change waits for a change
 MAX_CAP_RETRY_SECONDS = 60.0  # a full store says "retry in at most a minute": games end and free room
 BOT_STALL_SECONDS = 30.0
 """A bot seat's move is made by the replica that wrote the version where its turn came. Should that
@@ -143,6 +146,20 @@ _LOG = msgspec.msgpack.Decoder(LogEntry)
 _ENCODE = msgspec.msgpack.Encoder()
 
 
+def create_rate_limit(per_minute: float, burst: int, remaining: int, full_in: float) -> access.RateLimit:
+    """The ``"create"`` policy of a GCRA of ``per_minute`` on average and ``burst`` at once, as the
+    RateLimit headers state it (docs/quotas.md, a decision): ``q`` is the burst, ``w`` the seconds
+    the whole burst takes to refill (``burst * 60 / per_minute``, rounded up), ``r`` the creations
+    allowed at once now, ``t`` the seconds until the burst is full again (rounded up)."""
+    return access.RateLimit(
+        "create",
+        limit=burst,
+        window=max(1, math.ceil(round(burst * 60 / per_minute, 3))),
+        remaining=remaining,
+        reset=max(0, math.ceil(round(full_in, 3))),
+    )
+
+
 def hash_token(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -155,6 +172,25 @@ def bearer(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise denied("SEAT_TOKEN_MALFORMED", "The Authorization header must be 'Bearer <seat token>'.")
     return token.strip()
+
+
+def _ticket_digest(ticket: str) -> bytes:
+    """What the store keeps of a watch ticket: its hash, as of a seat token."""
+    return hashlib.sha256(b"watch-ticket:" + ticket.encode()).digest()
+
+
+def _etag_of(field: str, value: str) -> int | None:
+    """A session etag a caller sends in ``field`` (None when empty), or INVALID_ARGUMENT naming it."""
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()) or len(value) > 19:
+        raise malformed(
+            field,
+            "must be a session etag: the version's digits as the session's etag field (or the ETag "
+            f"header, without its quotes) gives it; got {value[:40]!r}",
+            "ETAG_MALFORMED",
+        )
+    return int(value)
 
 
 def denied(reason: str, message: str) -> LawspeakerError:
@@ -280,8 +316,14 @@ class SessionApi:
         )
 
     async def _open(
-        self, session: str, token: str | None, required: bool = False, request_id: str = ""
+        self,
+        session: str,
+        token: str | None,
+        required: bool = False,
+        request_id: str = "",
+        as_seat: int | None = None,
     ) -> _Opened:
+        """The session, and the seat ``token`` is for (or ``as_seat``: a redeemed watch ticket's)."""
         entry, key = self._key(session)
         idem = _idem_field(token, request_id) if request_id and token else b""
         loaded = await self.store.load(key, idem)
@@ -289,7 +331,8 @@ class SessionApi:
             raise session_not_found(session)
         await self._used(key)
         record = _RECORD.decode(loaded.data)
-        return _Opened(entry, key, loaded, record, self._seat(record, token, required))
+        seat = self._seat(record, token, required) if as_seat is None else as_seat
+        return _Opened(entry, key, loaded, record, seat)
 
     async def _used(self, key: SessionKey) -> None:
         """Keeps a used session counted as live (once in a while; a failure only delays it)."""
@@ -335,27 +378,31 @@ class SessionApi:
 
     async def _admit(self, key: SessionKey) -> None:
         """The quotas a new session must pass: an API key if any is configured, the caller's rate
-        of creation, and the cap on live sessions (which counts it when admitted)."""
+        of creation (its API key's own allowance, else the service's), and the cap on live sessions
+        (which counts it when admitted). The state of the rate it took from is left for the
+        transport (``access.note_rate_limit``: the RateLimit headers, on the answer or the refusal)."""
         limits = self.limits
         caller = access.CALLER.get()
         if caller is None or (limits.access.keys_required and caller.api_key is None):
             # the transports identify callers; without one (a library call) only keys are enforced
             limits.access.key_name(None, required=True)
             caller = access.UNKNOWN_CALLER
-        if limits.create_per_minute > 0:
-            wait = await self.store.take(
-                "create:" + caller.quota_key, limits.create_per_minute, limits.create_burst
-            )
+        per_minute, burst = limits.create_per_minute, limits.create_burst
+        own = caller.allowance
+        if own is not None:
+            per_minute = per_minute if own.per_minute is None else own.per_minute
+            burst = burst if own.burst is None else own.burst
+        if per_minute > 0:
+            taken = await self.store.take("create:" + caller.quota_key, per_minute, burst)
+            access.note_rate_limit(create_rate_limit(per_minute, burst, taken.remaining, taken.full_in))
+            wait = taken.wait
             if wait > 0:
                 raise LawspeakerError(
                     ErrorCode.RESOURCE_EXHAUSTED,
                     "SESSION_CREATE_RATE_LIMITED",
-                    f"Too many new sessions from this client: at most {limits.create_burst} at once and "
-                    f"{limits.create_per_minute:g} a minute. Try again in {max(wait, 0.001):.3g} s.",
-                    metadata={
-                        "perMinute": f"{limits.create_per_minute:g}",
-                        "burst": str(limits.create_burst),
-                    },
+                    f"Too many new sessions from this client: at most {burst} at once and "
+                    f"{per_minute:g} a minute. Try again in {max(wait, 0.001):.3g} s.",
+                    metadata={"perMinute": f"{per_minute:g}", "burst": str(burst)},
                     retry_after=wait,
                 )
         admitted = await self.store.admit(key, limits.max_sessions)
@@ -778,6 +825,8 @@ class SessionApi:
         return out
 
     async def get_session(self, request: pb.GetSessionRequest, token: str | None) -> pb.GetSessionResponse:
+        if request.wait_for_change:
+            return await self._long_poll(request, token)
         o = await self._open(request.session, token)
         state = self._state(o.entry, o.record.state)
         self._wake_stalled_bots(o, state)
@@ -804,6 +853,7 @@ class SessionApi:
             moves=moves,
             next_page_token=_page_token(request.session, end) if end < total else "",
             total_size=total,
+            etag=o.etag,
         )
 
     async def session_legal_moves(
@@ -1044,20 +1094,59 @@ class SessionApi:
         await self.store.delete(o.key)
         return pb.DeleteSessionResponse()
 
+    async def create_watch_ticket(
+        self, request: pb.CreateWatchTicketRequest, token: str | None
+    ) -> pb.CreateWatchTicketResponse:
+        """A one-use ticket that watches as the caller's seat for WATCH_TICKET_SECONDS (for clients
+        that cannot send Authorization with the watch, such as a browser's EventSource)."""
+        o = await self._open(request.session, token, required=True)
+        seat = o.seat if o.seat is not None else 0  # required: a seat token was checked
+        ticket = "wt_" + secrets.token_urlsafe(24)
+        await self.store.put_ticket(o.key, _ticket_digest(ticket), seat, WATCH_TICKET_SECONDS)
+        return pb.CreateWatchTicketResponse(ticket=ticket, expires_in_seconds=WATCH_TICKET_SECONDS, seat=seat)
+
     async def watch_session(
         self, request: pb.WatchSessionRequest, token: str | None
     ) -> AsyncIterator[pb.WatchSessionResponse]:
-        """The current version, then every new one, as the caller's seat sees it; ends on deletion."""
+        """The current version, then every new one, as the caller's seat sees it; ends on deletion.
+        Resumed (``resume_after_etag``) at the current version, it starts with the next change."""
+        updates = self.watch_session_updates(request, token)
+        try:
+            async for update in updates:
+                if update is not None:
+                    yield update
+        finally:
+            await updates.aclose()  # leave the watch (its subscription) now, not when collected
+
+    async def watch_session_updates(
+        self, request: pb.WatchSessionRequest, token: str | None
+    ) -> AsyncGenerator[pb.WatchSessionResponse | None, None]:
+        """:meth:`watch_session` for a transport that answers once the watch is open: a watch
+        resumed at the current version yields None first (open, nothing to send yet)."""
         _, key = self._key(request.session)
+        resume = _etag_of("resume_after_etag", request.resume_after_etag)
+        if request.ticket and token is not None:
+            raise malformed(
+                "ticket",
+                "send a watch ticket or the seat token (Authorization), not both",
+                "WATCH_TICKET_WITH_TOKEN",
+            )
         async with self.store.subscribe(key) as updates:
             transport = calls.transport()
             metrics.watch_opened(transport)
             try:
-                o = await self._open(request.session, token)
+                seat = await self._redeem(key, request.ticket) if request.ticket else None
+                o = await self._open(request.session, token, as_seat=seat)
                 state = self._state(o.entry, o.record.state)
                 self._wake_stalled_bots(o, state)
-                yield pb.WatchSessionResponse(session=self._session(o, o.record, state))
                 last = o.loaded.rev
+                if resume == last:
+                    yield None
+                else:
+                    skipped = last - resume - 1 if resume is not None and resume < last else 0
+                    yield pb.WatchSessionResponse(
+                        session=self._session(o, o.record, state), versions_skipped=skipped
+                    )
                 async for note in updates:
                     if note == CLOSED:
                         return
@@ -1072,6 +1161,41 @@ class SessionApi:
                     yield self._watched(o, rev, data)
             finally:
                 metrics.watch_closed(transport)
+
+    async def _redeem(self, key: SessionKey, ticket: str) -> int:
+        """The seat of a watch ticket, which is used up; PERMISSION_DENIED when it is not valid."""
+        seat = await self.store.take_ticket(key, _ticket_digest(ticket)) if len(ticket) <= 100 else None
+        if seat is None:
+            raise denied(
+                "WATCH_TICKET_INVALID",
+                "The watch ticket is not valid for this session: it is unknown, was used already (a "
+                f"ticket works once) or is older than {WATCH_TICKET_SECONDS} s. Make a new one with "
+                "CreateWatchTicket.",
+            )
+        return seat
+
+    async def _long_poll(self, request: pb.GetSessionRequest, token: str | None) -> pb.GetSessionResponse:
+        """GetSession with ``wait_for_change``: the session once its etag differs from that one (at
+        once when it already does), else after LONG_POLL_SECONDS as it is. It watches meanwhile, so
+        it counts against the watch limits and holds no thread."""
+        _etag_of("wait_for_change", request.wait_for_change)
+        watch = self.watch_session_updates(
+            pb.WatchSessionRequest(session=request.session, resume_after_etag=request.wait_for_change), token
+        )
+        try:
+            update = await anext(watch)
+            if update is None:  # still that version: wait for the next
+                async with asyncio.timeout(LONG_POLL_SECONDS):
+                    update = await anext(watch)
+        except (TimeoutError, StopAsyncIteration):  # no change in time, or the server stops watching
+            update = None
+        finally:
+            await watch.aclose()
+        if update is None:
+            return await self.get_session(pb.GetSessionRequest(session=request.session), token)
+        if update.deleted:
+            raise session_not_found(request.session)
+        return pb.GetSessionResponse(session=update.session)
 
     def _watched(self, o: _Opened, rev: int, data: bytes) -> pb.WatchSessionResponse:
         """Version ``rev`` (its record as published) as ``o.seat`` sees it.

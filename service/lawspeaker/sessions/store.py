@@ -133,6 +133,15 @@ def live_slack(ttl: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Taken:
+    """The answer of taking one request from a rate limit (GCRA)."""
+
+    wait: float  # 0.0 when allowed (and counted), else the seconds until one would be
+    remaining: int  # the requests allowed right after this one, at once
+    full_in: float  # the seconds until the whole burst is allowed again
+
+
+@dataclass(frozen=True, slots=True)
 class Admission:
     """The answer to registering a new session under the cap of live sessions."""
 
@@ -150,9 +159,9 @@ class SessionStore(Protocol):
     kind: str  # "memory", "redis" or "cluster": the store label of its metrics
     max_watchers: int
 
-    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+    async def take(self, bucket: str, per_minute: float, burst: int) -> Taken:
         """Takes one request from a rate limit (GCRA: ``per_minute`` on average, ``burst`` at once):
-        0.0 when allowed, else the seconds until one would be."""
+        its wait is 0.0 when allowed, else the seconds until one would be; with what remains."""
         ...
 
     async def admit(self, key: SessionKey, cap: int) -> Admission:
@@ -189,6 +198,14 @@ class SessionStore(Protocol):
 
     async def delete(self, key: SessionKey) -> bool:
         """Deletes the session; False when it did not exist."""
+        ...
+
+    async def put_ticket(self, key: SessionKey, digest: bytes, seat: int, seconds: int) -> None:
+        """Keeps a watch ticket (its ``digest``) for ``seat`` of the session, for ``seconds``."""
+        ...
+
+    async def take_ticket(self, key: SessionKey, digest: bytes) -> int | None:
+        """The seat of a watch ticket, forgotten as it is read (one use); None when unknown or expired."""
         ...
 
     def subscribe(self, key: SessionKey) -> contextlib.AbstractAsyncContextManager[AsyncIterator[bytes]]:
@@ -363,6 +380,7 @@ class MemoryStore:
         self.max_watchers, self.watch_backlog, self.watch_bytes = max_watchers, watch_backlog, watch_bytes
         self._swept = clock()
         self._rates: dict[str, float] = {}  # bucket -> theoretical arrival time (GCRA)
+        self._tickets: dict[bytes, tuple[SessionKey, int, float]] = {}  # digest -> key, seat, expiry
 
     def _sweep(self) -> None:
         """Forgets the sessions nobody came back to and the rate limits that are full again."""
@@ -373,17 +391,19 @@ class MemoryStore:
         for bucket in [b for b, tat in self._rates.items() if tat <= now]:
             del self._rates[bucket]
 
-    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+    async def take(self, bucket: str, per_minute: float, burst: int) -> Taken:
         now = self._clock()
         if len(self._rates) > 100_000:
             self._sweep()
         interval = 60.0 / per_minute
-        tat = max(self._rates.get(bucket, now), now) + interval
+        held = max(self._rates.get(bucket, now), now)
+        tat = held + interval
         wait = tat - now - burst * interval
         if wait > CLOCK_SLACK:
-            return wait
+            return Taken(wait, 0, held - now)
         self._rates[bucket] = tat
-        return 0.0
+        remaining = int((burst * interval - (tat - now) + CLOCK_SLACK) // interval)
+        return Taken(0.0, min(max(remaining, 0), burst - 1), tat - now)
 
     async def admit(self, key: SessionKey, cap: int) -> Admission:
         if cap and len(self._sessions) >= cap:
@@ -476,6 +496,19 @@ class MemoryStore:
         if existed:
             self._publish(key, DELETED)
         return existed
+
+    async def put_ticket(self, key: SessionKey, digest: bytes, seat: int, seconds: int) -> None:
+        now = self._clock()
+        if len(self._tickets) > 100_000:  # forget the expired ones before holding more
+            for old in [t for t, (_, _, expires) in self._tickets.items() if expires <= now]:
+                del self._tickets[old]
+        self._tickets[digest] = (key, seat, now + seconds)
+
+    async def take_ticket(self, key: SessionKey, digest: bytes) -> int | None:
+        found = self._tickets.pop(digest, None)
+        if found is None or found[0] != key or found[2] <= self._clock():
+            return None
+        return found[1]
 
     @contextlib.asynccontextmanager
     async def subscribe(self, key: SessionKey) -> AsyncIterator[AsyncIterator[bytes]]:
@@ -610,19 +643,23 @@ return {got[1], got[2], length}
 """
 )
 
-# KEYS: the rate limit's key. ARGV: emission interval (ms), burst. GCRA: returns the ms to wait, 0 when
-# the request is allowed (and counted).
+# KEYS: the rate limit's key. ARGV: emission interval (ms), burst. GCRA: returns {ms to wait, requests
+# remaining at once, ms until the burst is full again}; the wait is 0 when the request is allowed (and
+# counted).
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
+local held = tat
 tat = tat + interval
-local over = tat - now - tonumber(ARGV[2]) * interval
-if over > 0 then return over end
+local over = tat - now - burst * interval
+if over > 0 then return {over, 0, held - now} end
 redis.call('SET', KEYS[1], tat, 'PX', math.max(1, tat - now))
-return 0
+local remaining = math.floor((burst * interval - (tat - now)) / interval)
+return {0, math.max(0, math.min(remaining, burst - 1)), tat - now}
 """
 
 # KEYS: the live set. ARGV: session id, ms it counts as live, cap (0: none).
@@ -832,12 +869,13 @@ class RedisStore:
         that the count never drops a session Redis still holds (see ``touch``)."""
         return (self.ttl + live_slack(self.ttl)) * 1000
 
-    async def take(self, bucket: str, per_minute: float, burst: int) -> float:
+    async def take(self, bucket: str, per_minute: float, burst: int) -> Taken:
         script = self._quota_scripts["take"]
         interval = max(1, round(60_000 / per_minute))
         key = f"{self.prefix}:rate:{bucket}"
-        wait = await self._guard("take", lambda: script(keys=[key], args=[interval, burst]))
-        return float(wait) / 1000
+        got = await self._guard("take", lambda: script(keys=[key], args=[interval, burst]))
+        wait, remaining, full_in = got
+        return Taken(float(wait) / 1000, int(remaining), max(float(full_in), 0.0) / 1000)
 
     async def admit(self, key: SessionKey, cap: int) -> Admission:
         script = self._quota_scripts["admit"]
@@ -1007,6 +1045,15 @@ class RedisStore:
         log_key = self.keys(key)[1]
         got: list[bytes] = await self._guard("read_log", lambda: self.client.lrange(log_key, start, stop - 1))
         return got
+
+    async def put_ticket(self, key: SessionKey, digest: bytes, seat: int, seconds: int) -> None:
+        name = key.name(self.prefix, "ticket:" + digest.hex())  # in the session's slot on a cluster
+        await self._guard("ticket", lambda: self.client.set(name, str(seat), ex=seconds))
+
+    async def take_ticket(self, key: SessionKey, digest: bytes) -> int | None:
+        name = key.name(self.prefix, "ticket:" + digest.hex())
+        got = await self._guard("ticket", lambda: self.client.getdel(name))
+        return None if got is None else int(got)
 
     async def delete(self, key: SessionKey) -> bool:
         async def run() -> int:

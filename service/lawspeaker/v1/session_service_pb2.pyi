@@ -83,10 +83,12 @@ class CreateSessionResponse(_message.Message):
     def __init__(self, session: _Optional[_Union[Session, _Mapping]] = ..., seat_tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
-    __slots__ = ("session",)
+    __slots__ = ("session", "wait_for_change")
     SESSION_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FOR_CHANGE_FIELD_NUMBER: _ClassVar[int]
     session: str
-    def __init__(self, session: _Optional[str] = ...) -> None: ...
+    wait_for_change: str
+    def __init__(self, session: _Optional[str] = ..., wait_for_change: _Optional[str] = ...) -> None: ...
 
 class GetSessionResponse(_message.Message):
     __slots__ = ("session",)
@@ -105,14 +107,16 @@ class ListSessionMovesRequest(_message.Message):
     def __init__(self, session: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListSessionMovesResponse(_message.Message):
-    __slots__ = ("moves", "next_page_token", "total_size")
+    __slots__ = ("moves", "next_page_token", "total_size", "etag")
     MOVES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TOTAL_SIZE_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     moves: _containers.RepeatedCompositeFieldContainer[SessionMove]
     next_page_token: str
     total_size: int
-    def __init__(self, moves: _Optional[_Iterable[_Union[SessionMove, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., total_size: _Optional[int] = ...) -> None: ...
+    etag: str
+    def __init__(self, moves: _Optional[_Iterable[_Union[SessionMove, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., total_size: _Optional[int] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class SessionLegalMovesRequest(_message.Message):
     __slots__ = ("session",)
@@ -199,15 +203,37 @@ class DeleteSessionResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class WatchSessionRequest(_message.Message):
+    __slots__ = ("session", "resume_after_etag", "ticket")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    RESUME_AFTER_ETAG_FIELD_NUMBER: _ClassVar[int]
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    session: str
+    resume_after_etag: str
+    ticket: str
+    def __init__(self, session: _Optional[str] = ..., resume_after_etag: _Optional[str] = ..., ticket: _Optional[str] = ...) -> None: ...
+
+class WatchSessionResponse(_message.Message):
+    __slots__ = ("session", "deleted", "versions_skipped")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    session: Session
+    deleted: bool
+    versions_skipped: int
+    def __init__(self, session: _Optional[_Union[Session, _Mapping]] = ..., deleted: _Optional[bool] = ..., versions_skipped: _Optional[int] = ...) -> None: ...
+
+class CreateWatchTicketRequest(_message.Message):
     __slots__ = ("session",)
     SESSION_FIELD_NUMBER: _ClassVar[int]
     session: str
     def __init__(self, session: _Optional[str] = ...) -> None: ...
 
-class WatchSessionResponse(_message.Message):
-    __slots__ = ("session", "deleted")
-    SESSION_FIELD_NUMBER: _ClassVar[int]
-    DELETED_FIELD_NUMBER: _ClassVar[int]
-    session: Session
-    deleted: bool
-    def __init__(self, session: _Optional[_Union[Session, _Mapping]] = ..., deleted: _Optional[bool] = ...) -> None: ...
+class CreateWatchTicketResponse(_message.Message):
+    __slots__ = ("ticket", "expires_in_seconds", "seat")
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ticket: str
+    expires_in_seconds: int
+    seat: int
+    def __init__(self, ticket: _Optional[str] = ..., expires_in_seconds: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...

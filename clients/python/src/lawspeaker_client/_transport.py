@@ -149,6 +149,12 @@ class RestTransport:
             raise errors.from_transport(err) from None
         if response.status_code >= 400:
             raise errors.from_response(response)
+        if response.status_code == 304 and isinstance(request, session_service_pb2.GetSessionRequest):
+            # a long poll that ended with no change: the session as it is, as gRPC answers it
+            again = type(request)()
+            again.CopyFrom(request)
+            again.ClearField("wait_for_change")
+            return self.unary(service, method, again, response_type, token)
         return _parse(response.content, response_type)
 
     def stream(

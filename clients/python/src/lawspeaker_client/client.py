@@ -175,11 +175,13 @@ class Sessions:
         )
         return self._unary("CreateSession", request, spb.CreateSessionResponse, None)
 
-    def get_session(self, session: str, *, token: str | None = None) -> spb.GetSessionResponse:
-        """The session as the token's seat sees it."""
-        return self._unary(
-            "GetSession", spb.GetSessionRequest(session=session), spb.GetSessionResponse, token
-        )
+    def get_session(
+        self, session: str, *, token: str | None = None, wait_for_change: str = ""
+    ) -> spb.GetSessionResponse:
+        """The session as the token's seat sees it. ``wait_for_change`` (an etag) makes it a long
+        poll: it answers once the session is at another version, or after at most 30 s as it is."""
+        request = spb.GetSessionRequest(session=session, wait_for_change=wait_for_change)
+        return self._unary("GetSession", request, spb.GetSessionResponse, token)
 
     def list_moves(
         self, session: str, *, page_size: int = 0, page_token: str = "", token: str | None = None
@@ -225,15 +227,25 @@ class Sessions:
         request = spb.DeleteSessionRequest(session=session)
         return self._unary("DeleteSession", request, spb.DeleteSessionResponse, token)
 
-    def watch(self, session: str, *, token: str | None = None) -> Iterator[spb.WatchSessionResponse]:
+    def watch(
+        self, session: str, *, token: str | None = None, resume_after_etag: str = ""
+    ) -> Iterator[spb.WatchSessionResponse]:
         """The session now and after every change, as the token's seat sees it (a gRPC stream or
         Server-Sent Events). It does not end with the game, only when the session is deleted (a last
         response with ``deleted``) or the server stops: close the iterator (or leave the loop, e.g. on
-        ``game_over``, and drop it) to end the watch."""
+        ``game_over``, and drop it) to end the watch. ``resume_after_etag``: the last etag received,
+        to watch again after a stream ended (the first response is then the next change, or the
+        current version with ``versions_skipped``)."""
         return self._transport.stream(
             "SessionService",
             "WatchSession",
-            spb.WatchSessionRequest(session=session),
+            spb.WatchSessionRequest(session=session, resume_after_etag=resume_after_etag),
             spb.WatchSessionResponse,
             token,
         )
+
+    def create_watch_ticket(self, session: str, *, token: str | None = None) -> spb.CreateWatchTicketResponse:
+        """A one-use watch ticket for the token's seat, valid ``expires_in_seconds``: what a browser's
+        EventSource (which cannot send the token) watches with, ``...:watch?ticket=<ticket>``."""
+        request = spb.CreateWatchTicketRequest(session=session)
+        return self._unary("CreateWatchTicket", request, spb.CreateWatchTicketResponse, token)

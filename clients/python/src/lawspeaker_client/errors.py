@@ -77,9 +77,10 @@ class LawspeakerClientError(Exception):
 
     @property
     def rule(self) -> str:
-        """For a refused move, the anchor of the rule it breaks in the game's rules document
-        (``docs/rules/valhalla.md#cast-first``); empty otherwise. DescribeGame's ``reasons`` quote
-        the rulebook sentence of each."""
+        """For a refused move, the link of the rule it breaks, on the service's page of the game's
+        rules (``https://rules.example/rules/valhalla#cast-first``; over gRPC, from a service with no
+        --public-url, the path alone: ``/rules/valhalla#cast-first``); empty otherwise. DescribeGame's
+        ``reasons`` quote the rulebook sentence of each."""
         return self.metadata.get("rule", "")
 
     def __str__(self) -> str:

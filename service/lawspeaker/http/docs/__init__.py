@@ -36,6 +36,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.plugins import OpenAPIRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
 from litestar.response import Redirect
 
+from lawspeaker.http.compression import STATIC_OPT
 from lawspeaker.http.openapi import DEFAULT_SERVERS, openapi_document
 
 SWAGGER_PATH = "/schema/swagger"
@@ -137,7 +138,7 @@ def _page_handler(path: str, plugin: OpenAPIRenderPlugin, servers: Servers) -> H
     rendered once per set of servers (the last few kept, each with its policy)."""
     rendered: dict[tuple[str, ...], tuple[bytes, dict[str, str]]] = {}
 
-    @get(path, name=f"api-docs:{path}")
+    @get(path, name=f"api-docs:{path}", opt=STATIC_OPT)  # each rendering compressed once
     async def page(request: Request[Any, Any, Any]) -> Response[bytes]:
         named = servers(request)
         found = rendered.get(named)
@@ -161,7 +162,7 @@ def _asset_handler(package: str, name: str) -> HTTPRouteHandler:
     path = asset_url(package, name)
     media_type = next((t for suffix, t in _MEDIA_TYPES.items() if name.endswith(suffix)), _TEXT)
 
-    @get(path, name=f"api-docs:{path}")
+    @get(path, name=f"api-docs:{path}", opt=STATIC_OPT)  # compressed once
     async def asset() -> Response[bytes]:
         return Response(_asset(package, name), media_type=media_type, headers=_ASSET_HEADERS)
 

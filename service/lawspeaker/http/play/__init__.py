@@ -20,6 +20,8 @@ from litestar import Response, get
 from litestar.enums import MediaType
 from litestar.handlers import HTTPRouteHandler
 
+from lawspeaker.http.compression import STATIC_OPT
+
 PLAY_PATH = "/play"
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -65,7 +67,7 @@ def available() -> bool:
 def _asset_handler(name: str) -> HTTPRouteHandler:
     media_type = next(t for suffix, t in _MEDIA_TYPES.items() if name.endswith(suffix))
 
-    @get(f"{PLAY_PATH}/{name}", name=f"play:{name}")
+    @get(f"{PLAY_PATH}/{name}", name=f"play:{name}", opt=STATIC_OPT)  # compressed once
     async def asset() -> Response[bytes]:
         return Response(_files()[name], media_type=media_type, headers=_ASSET_HEADERS)
 
@@ -77,7 +79,7 @@ def play_handlers() -> Sequence[HTTPRouteHandler]:
     if not available():
         return []
 
-    @get(PLAY_PATH, name="play:page")  # Litestar serves /play/ by this handler too
+    @get(PLAY_PATH, name="play:page", opt=STATIC_OPT)  # Litestar serves /play/ by this handler too
     async def page() -> Response[bytes]:
         return Response(_files()["index.html"], media_type=MediaType.HTML, headers=_PAGE_HEADERS)
 

@@ -26,7 +26,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from lawspeaker_client.v1 import game_pb2 as lawspeaker_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#lawspeaker/v1/session_service.proto\x12\rlawspeaker.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x18lawspeaker/v1/game.proto\"\xad\x02\n\x07Session\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x0c\n\x04\x65tag\x18\x04 \x01(\t\x12\x12\n\nmove_count\x18\x05 \x01(\x03\x12\'\n\x05state\x18\x06 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12\x11\n\x04seat\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12\x15\n\rphysical_dice\x18\t \x01(\x08\x12\x11\n\tgame_over\x18\n \x01(\x08\x12+\n\x07outcome\x18\x0b \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\x12$\n\x04\x62ots\x18\x0c \x03(\x0b\x32\x16.lawspeaker.v1.BotSeatB\x07\n\x05_seat\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"\x96\x01\n\x0bSessionMove\x12\x0e\n\x06number\x18\x01 \x01(\x03\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12(\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\x12\x0e\n\x06\x63hance\x18\x05 \x01(\x08\x42\x07\n\x05_seat\"\xbb\x01\n\x14\x43reateSessionRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOptions\x12\x15\n\rphysical_dice\x18\x05 \x01(\x08\x12$\n\x04\x62ots\x18\x06 \x03(\x0b\x32\x16.lawspeaker.v1.BotSeatB\x07\n\x05_seed\"o\n\x15\x43reateSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12-\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.SeatToken\"$\n\x11GetSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"=\n\x12GetSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\"Q\n\x17ListSessionMovesRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"r\n\x18ListSessionMovesResponse\x12)\n\x05moves\x18\x01 \x03(\x0b\x32\x1a.lawspeaker.v1.SessionMove\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\"+\n\x18SessionLegalMovesRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"\xc9\x01\n\x19SessionLegalMovesResponse\x12\"\n\x05moves\x18\x01 \x03(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0e\n\x06to_act\x18\x02 \x03(\x05\x12*\n\x06\x63hance\x18\x03 \x01(\x0b\x32\x1a.lawspeaker.v1.ChanceEvent\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12+\n\x07outcome\x18\x05 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\x12\x0c\n\x04\x65tag\x18\x06 \x01(\t\"P\n\x1aSessionValidateMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"Y\n\x1bSessionValidateMoveResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12+\n\tviolation\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.Violation\"o\n\x17SessionApplyMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"m\n\x18SessionApplyMoveResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12(\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\"0\n\x0fUndoMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0c\n\x04\x65tag\x18\x02 \x01(\t\"g\n\x10UndoMoveResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12*\n\x06undone\x18\x02 \x01(\x0b\x32\x1a.lawspeaker.v1.SessionMove\"\'\n\x14\x44\x65leteSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"&\n\x13WatchSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"P\n\x14WatchSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12\x0f\n\x07\x64\x65leted\x18\x02 \x01(\x08\x32\xd2\t\n\x0eSessionService\x12s\n\rCreateSession\x12#.lawspeaker.v1.CreateSessionRequest\x1a$.lawspeaker.v1.CreateSessionResponse\"\x17\x82\xd3\xe4\x93\x02\x11\"\x0c/v1/sessions:\x01*\x12t\n\nGetSession\x12 .lawspeaker.v1.GetSessionRequest\x1a!.lawspeaker.v1.GetSessionResponse\"!\x90\x02\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/sessions/{session}\x12\x8c\x01\n\x10ListSessionMoves\x12&.lawspeaker.v1.ListSessionMovesRequest\x1a\'.lawspeaker.v1.ListSessionMovesResponse\"\'\x90\x02\x01\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/sessions/{session}/moves\x12\x97\x01\n\x11SessionLegalMoves\x12\'.lawspeaker.v1.SessionLegalMovesRequest\x1a(.lawspeaker.v1.SessionLegalMovesResponse\"/\x90\x02\x01\x82\xd3\xe4\x93\x02&\"!/v1/sessions/{session}:legalMoves:\x01*\x12\x9f\x01\n\x13SessionValidateMove\x12).lawspeaker.v1.SessionValidateMoveRequest\x1a*.lawspeaker.v1.SessionValidateMoveResponse\"1\x90\x02\x01\x82\xd3\xe4\x93\x02(\"#/v1/sessions/{session}:validateMove:\x01*\x12\x90\x01\n\x10SessionApplyMove\x12&.lawspeaker.v1.SessionApplyMoveRequest\x1a\'.lawspeaker.v1.SessionApplyMoveResponse\"+\x82\xd3\xe4\x93\x02%\" /v1/sessions/{session}:applyMove:\x01*\x12s\n\x08UndoMove\x12\x1e.lawspeaker.v1.UndoMoveRequest\x1a\x1f.lawspeaker.v1.UndoMoveResponse\"&\x82\xd3\xe4\x93\x02 \"\x1b/v1/sessions/{session}:undo:\x01*\x12}\n\rDeleteSession\x12#.lawspeaker.v1.DeleteSessionRequest\x1a$.lawspeaker.v1.DeleteSessionResponse\"!\x90\x02\x02\x82\xd3\xe4\x93\x02\x18*\x16/v1/sessions/{session}\x12\x82\x01\n\x0cWatchSession\x12\".lawspeaker.v1.WatchSessionRequest\x1a#.lawspeaker.v1.WatchSessionResponse\"\'\x90\x02\x01\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/sessions/{session}:watch0\x01\x42g\n\x11\x63om.lawspeaker.v1B\x13SessionServiceProtoP\x01\xa2\x02\x03LWS\xaa\x02\rLawspeaker.V1\xba\x02\x03LWS\xca\x02\rLawspeaker\\V1\xea\x02\x0eLawspeaker::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#lawspeaker/v1/session_service.proto\x12\rlawspeaker.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x18lawspeaker/v1/game.proto\"\xad\x02\n\x07Session\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x0c\n\x04\x65tag\x18\x04 \x01(\t\x12\x12\n\nmove_count\x18\x05 \x01(\x03\x12\'\n\x05state\x18\x06 \x01(\x0b\x32\x18.lawspeaker.v1.GameState\x12\x11\n\x04seat\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12\x15\n\rphysical_dice\x18\t \x01(\x08\x12\x11\n\tgame_over\x18\n \x01(\x08\x12+\n\x07outcome\x18\x0b \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\x12$\n\x04\x62ots\x18\x0c \x03(\x0b\x32\x16.lawspeaker.v1.BotSeatB\x07\n\x05_seat\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"\x96\x01\n\x0bSessionMove\x12\x0e\n\x06number\x18\x01 \x01(\x03\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12(\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\x12\x0e\n\x06\x63hance\x18\x05 \x01(\x08\x42\x07\n\x05_seat\"\xbb\x01\n\x14\x43reateSessionRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOptions\x12\x15\n\rphysical_dice\x18\x05 \x01(\x08\x12$\n\x04\x62ots\x18\x06 \x03(\x0b\x32\x16.lawspeaker.v1.BotSeatB\x07\n\x05_seed\"o\n\x15\x43reateSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12-\n\x0bseat_tokens\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.SeatToken\"=\n\x11GetSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x17\n\x0fwait_for_change\x18\x02 \x01(\t\"=\n\x12GetSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\"Q\n\x17ListSessionMovesRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"\x80\x01\n\x18ListSessionMovesResponse\x12)\n\x05moves\x18\x01 \x03(\x0b\x32\x1a.lawspeaker.v1.SessionMove\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x03\x12\x0c\n\x04\x65tag\x18\x04 \x01(\t\"+\n\x18SessionLegalMovesRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"\xc9\x01\n\x19SessionLegalMovesResponse\x12\"\n\x05moves\x18\x01 \x03(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0e\n\x06to_act\x18\x02 \x03(\x05\x12*\n\x06\x63hance\x18\x03 \x01(\x0b\x32\x1a.lawspeaker.v1.ChanceEvent\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12+\n\x07outcome\x18\x05 \x01(\x0b\x32\x1a.lawspeaker.v1.GameOutcome\x12\x0c\n\x04\x65tag\x18\x06 \x01(\t\"P\n\x1aSessionValidateMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.lawspeaker.v1.Move\"Y\n\x1bSessionValidateMoveResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12+\n\tviolation\x18\x02 \x01(\x0b\x32\x18.lawspeaker.v1.Violation\"o\n\x17SessionApplyMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.lawspeaker.v1.Move\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"m\n\x18SessionApplyMoveResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12(\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x18.lawspeaker.v1.GameEvent\"0\n\x0fUndoMoveRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0c\n\x04\x65tag\x18\x02 \x01(\t\"g\n\x10UndoMoveResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12*\n\x06undone\x18\x02 \x01(\x0b\x32\x1a.lawspeaker.v1.SessionMove\"\'\n\x14\x44\x65leteSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"Q\n\x13WatchSessionRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x19\n\x11resume_after_etag\x18\x02 \x01(\t\x12\x0e\n\x06ticket\x18\x03 \x01(\t\"j\n\x14WatchSessionResponse\x12\'\n\x07session\x18\x01 \x01(\x0b\x32\x16.lawspeaker.v1.Session\x12\x0f\n\x07\x64\x65leted\x18\x02 \x01(\x08\x12\x18\n\x10versions_skipped\x18\x03 \x01(\x05\"+\n\x18\x43reateWatchTicketRequest\x12\x0f\n\x07session\x18\x01 \x01(\t\"U\n\x19\x43reateWatchTicketResponse\x12\x0e\n\x06ticket\x18\x01 \x01(\t\x12\x1a\n\x12\x65xpires_in_seconds\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x32\xea\n\n\x0eSessionService\x12s\n\rCreateSession\x12#.lawspeaker.v1.CreateSessionRequest\x1a$.lawspeaker.v1.CreateSessionResponse\"\x17\x82\xd3\xe4\x93\x02\x11\"\x0c/v1/sessions:\x01*\x12t\n\nGetSession\x12 .lawspeaker.v1.GetSessionRequest\x1a!.lawspeaker.v1.GetSessionResponse\"!\x90\x02\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/sessions/{session}\x12\x8c\x01\n\x10ListSessionMoves\x12&.lawspeaker.v1.ListSessionMovesRequest\x1a\'.lawspeaker.v1.ListSessionMovesResponse\"\'\x90\x02\x01\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/sessions/{session}/moves\x12\x97\x01\n\x11SessionLegalMoves\x12\'.lawspeaker.v1.SessionLegalMovesRequest\x1a(.lawspeaker.v1.SessionLegalMovesResponse\"/\x90\x02\x01\x82\xd3\xe4\x93\x02&\"!/v1/sessions/{session}:legalMoves:\x01*\x12\x9f\x01\n\x13SessionValidateMove\x12).lawspeaker.v1.SessionValidateMoveRequest\x1a*.lawspeaker.v1.SessionValidateMoveResponse\"1\x90\x02\x01\x82\xd3\xe4\x93\x02(\"#/v1/sessions/{session}:validateMove:\x01*\x12\x90\x01\n\x10SessionApplyMove\x12&.lawspeaker.v1.SessionApplyMoveRequest\x1a\'.lawspeaker.v1.SessionApplyMoveResponse\"+\x82\xd3\xe4\x93\x02%\" /v1/sessions/{session}:applyMove:\x01*\x12s\n\x08UndoMove\x12\x1e.lawspeaker.v1.UndoMoveRequest\x1a\x1f.lawspeaker.v1.UndoMoveResponse\"&\x82\xd3\xe4\x93\x02 \"\x1b/v1/sessions/{session}:undo:\x01*\x12}\n\rDeleteSession\x12#.lawspeaker.v1.DeleteSessionRequest\x1a$.lawspeaker.v1.DeleteSessionResponse\"!\x90\x02\x02\x82\xd3\xe4\x93\x02\x18*\x16/v1/sessions/{session}\x12\x82\x01\n\x0cWatchSession\x12\".lawspeaker.v1.WatchSessionRequest\x1a#.lawspeaker.v1.WatchSessionResponse\"\'\x90\x02\x01\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/sessions/{session}:watch0\x01\x12\x95\x01\n\x11\x43reateWatchTicket\x12\'.lawspeaker.v1.CreateWatchTicketRequest\x1a(.lawspeaker.v1.CreateWatchTicketResponse\"-\x82\xd3\xe4\x93\x02\'\"\"/v1/sessions/{session}:watchTicket:\x01*Bg\n\x11\x63om.lawspeaker.v1B\x13SessionServiceProtoP\x01\xa2\x02\x03LWS\xaa\x02\rLawspeaker.V1\xba\x02\x03LWS\xca\x02\rLawspeaker\\V1\xea\x02\x0eLawspeaker::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,6 +52,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SESSIONSERVICE'].methods_by_name['DeleteSession']._serialized_options = b'\220\002\002\202\323\344\223\002\030*\026/v1/sessions/{session}'
   _globals['_SESSIONSERVICE'].methods_by_name['WatchSession']._loaded_options = None
   _globals['_SESSIONSERVICE'].methods_by_name['WatchSession']._serialized_options = b'\220\002\001\202\323\344\223\002\036\022\034/v1/sessions/{session}:watch'
+  _globals['_SESSIONSERVICE'].methods_by_name['CreateWatchTicket']._loaded_options = None
+  _globals['_SESSIONSERVICE'].methods_by_name['CreateWatchTicket']._serialized_options = b'\202\323\344\223\002\'\"\"/v1/sessions/{session}:watchTicket:\001*'
   _globals['_SESSION']._serialized_start=111
   _globals['_SESSION']._serialized_end=412
   _globals['_SEATTOKEN']._serialized_start=414
@@ -63,37 +65,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATESESSIONRESPONSE']._serialized_start=799
   _globals['_CREATESESSIONRESPONSE']._serialized_end=910
   _globals['_GETSESSIONREQUEST']._serialized_start=912
-  _globals['_GETSESSIONREQUEST']._serialized_end=948
-  _globals['_GETSESSIONRESPONSE']._serialized_start=950
-  _globals['_GETSESSIONRESPONSE']._serialized_end=1011
-  _globals['_LISTSESSIONMOVESREQUEST']._serialized_start=1013
-  _globals['_LISTSESSIONMOVESREQUEST']._serialized_end=1094
-  _globals['_LISTSESSIONMOVESRESPONSE']._serialized_start=1096
-  _globals['_LISTSESSIONMOVESRESPONSE']._serialized_end=1210
-  _globals['_SESSIONLEGALMOVESREQUEST']._serialized_start=1212
-  _globals['_SESSIONLEGALMOVESREQUEST']._serialized_end=1255
-  _globals['_SESSIONLEGALMOVESRESPONSE']._serialized_start=1258
-  _globals['_SESSIONLEGALMOVESRESPONSE']._serialized_end=1459
-  _globals['_SESSIONVALIDATEMOVEREQUEST']._serialized_start=1461
-  _globals['_SESSIONVALIDATEMOVEREQUEST']._serialized_end=1541
-  _globals['_SESSIONVALIDATEMOVERESPONSE']._serialized_start=1543
-  _globals['_SESSIONVALIDATEMOVERESPONSE']._serialized_end=1632
-  _globals['_SESSIONAPPLYMOVEREQUEST']._serialized_start=1634
-  _globals['_SESSIONAPPLYMOVEREQUEST']._serialized_end=1745
-  _globals['_SESSIONAPPLYMOVERESPONSE']._serialized_start=1747
-  _globals['_SESSIONAPPLYMOVERESPONSE']._serialized_end=1856
-  _globals['_UNDOMOVEREQUEST']._serialized_start=1858
-  _globals['_UNDOMOVEREQUEST']._serialized_end=1906
-  _globals['_UNDOMOVERESPONSE']._serialized_start=1908
-  _globals['_UNDOMOVERESPONSE']._serialized_end=2011
-  _globals['_DELETESESSIONREQUEST']._serialized_start=2013
-  _globals['_DELETESESSIONREQUEST']._serialized_end=2052
-  _globals['_DELETESESSIONRESPONSE']._serialized_start=2054
-  _globals['_DELETESESSIONRESPONSE']._serialized_end=2077
-  _globals['_WATCHSESSIONREQUEST']._serialized_start=2079
-  _globals['_WATCHSESSIONREQUEST']._serialized_end=2117
-  _globals['_WATCHSESSIONRESPONSE']._serialized_start=2119
-  _globals['_WATCHSESSIONRESPONSE']._serialized_end=2199
-  _globals['_SESSIONSERVICE']._serialized_start=2202
-  _globals['_SESSIONSERVICE']._serialized_end=3436
+  _globals['_GETSESSIONREQUEST']._serialized_end=973
+  _globals['_GETSESSIONRESPONSE']._serialized_start=975
+  _globals['_GETSESSIONRESPONSE']._serialized_end=1036
+  _globals['_LISTSESSIONMOVESREQUEST']._serialized_start=1038
+  _globals['_LISTSESSIONMOVESREQUEST']._serialized_end=1119
+  _globals['_LISTSESSIONMOVESRESPONSE']._serialized_start=1122
+  _globals['_LISTSESSIONMOVESRESPONSE']._serialized_end=1250
+  _globals['_SESSIONLEGALMOVESREQUEST']._serialized_start=1252
+  _globals['_SESSIONLEGALMOVESREQUEST']._serialized_end=1295
+  _globals['_SESSIONLEGALMOVESRESPONSE']._serialized_start=1298
+  _globals['_SESSIONLEGALMOVESRESPONSE']._serialized_end=1499
+  _globals['_SESSIONVALIDATEMOVEREQUEST']._serialized_start=1501
+  _globals['_SESSIONVALIDATEMOVEREQUEST']._serialized_end=1581
+  _globals['_SESSIONVALIDATEMOVERESPONSE']._serialized_start=1583
+  _globals['_SESSIONVALIDATEMOVERESPONSE']._serialized_end=1672
+  _globals['_SESSIONAPPLYMOVEREQUEST']._serialized_start=1674
+  _globals['_SESSIONAPPLYMOVEREQUEST']._serialized_end=1785
+  _globals['_SESSIONAPPLYMOVERESPONSE']._serialized_start=1787
+  _globals['_SESSIONAPPLYMOVERESPONSE']._serialized_end=1896
+  _globals['_UNDOMOVEREQUEST']._serialized_start=1898
+  _globals['_UNDOMOVEREQUEST']._serialized_end=1946
+  _globals['_UNDOMOVERESPONSE']._serialized_start=1948
+  _globals['_UNDOMOVERESPONSE']._serialized_end=2051
+  _globals['_DELETESESSIONREQUEST']._serialized_start=2053
+  _globals['_DELETESESSIONREQUEST']._serialized_end=2092
+  _globals['_DELETESESSIONRESPONSE']._serialized_start=2094
+  _globals['_DELETESESSIONRESPONSE']._serialized_end=2117
+  _globals['_WATCHSESSIONREQUEST']._serialized_start=2119
+  _globals['_WATCHSESSIONREQUEST']._serialized_end=2200
+  _globals['_WATCHSESSIONRESPONSE']._serialized_start=2202
+  _globals['_WATCHSESSIONRESPONSE']._serialized_end=2308
+  _globals['_CREATEWATCHTICKETREQUEST']._serialized_start=2310
+  _globals['_CREATEWATCHTICKETREQUEST']._serialized_end=2353
+  _globals['_CREATEWATCHTICKETRESPONSE']._serialized_start=2355
+  _globals['_CREATEWATCHTICKETRESPONSE']._serialized_end=2440
+  _globals['_SESSIONSERVICE']._serialized_start=2443
+  _globals['_SESSIONSERVICE']._serialized_end=3829
 # @@protoc_insertion_point(module_scope)

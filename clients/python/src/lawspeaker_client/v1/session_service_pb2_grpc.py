@@ -82,6 +82,11 @@ class SessionServiceStub:
                 request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionRequest.SerializeToString,
                 response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionResponse.FromString,
                 _registered_method=True)
+        self.CreateWatchTicket = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/CreateWatchTicket',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.FromString,
+                _registered_method=True)
 
 
 class SessionServiceServicer:
@@ -98,7 +103,9 @@ class SessionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetSession(self, request, context):
-        """Returns the session as the caller's seat sees it (the public view without a seat token).
+        """Returns the session as the caller's seat sees it (the public view without a seat token). With
+        wait_for_change it is a long poll: it answers once the session's etag is another one, or after
+        at most 30 s with the same version (over REST: 304 Not Modified with the ETag).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -157,6 +164,15 @@ class SessionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateWatchTicket(self, request, context):
+        """Makes a watch ticket for the caller's seat: a short-lived, one-use stand-in for the seat token,
+        for a client that cannot send an Authorization header with the watch (a browser's EventSource
+        opens GET /v1/sessions/{session}:watch?ticket=...). The seat token itself never goes in a URL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -204,6 +220,11 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.WatchSession,
                     request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionRequest.FromString,
                     response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionResponse.SerializeToString,
+            ),
+            'CreateWatchTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateWatchTicket,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -452,6 +473,33 @@ class SessionService:
             '/lawspeaker.v1.SessionService/WatchSession',
             lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionRequest.SerializeToString,
             lawspeaker_dot_v1_dot_session__service__pb2.WatchSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateWatchTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/CreateWatchTicket',
+            lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.FromString,
             options,
             channel_credentials,
             insecure,

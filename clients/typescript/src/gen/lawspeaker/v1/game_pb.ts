@@ -360,9 +360,11 @@ export type Violation = Message<"lawspeaker.v1.Violation"> & {
   field: string;
 
   /**
-   * The rule the move breaks, as a stable anchor in the game's rules document, e.g.
-   * "docs/rules/valhalla.md#lands-on-own-ship" (relative to the repository); DescribeGame lists
-   * the rulebook sentence of each. Empty for a refusal that is no rule of the game (GAME_OVER).
+   * The rule the move breaks: its link on the service's page of the game's rules, e.g.
+   * "https://rules.example/rules/valhalla#lands-on-own-ship" (the service's --public-url, or the
+   * address the HTTP request was sent to; over gRPC without --public-url the path alone,
+   * "/rules/valhalla#lands-on-own-ship"). DescribeGame lists the rulebook sentence of each. Empty
+   * for a refusal that is no rule of the game (GAME_OVER).
    *
    * @generated from field: string rule = 4;
    */
@@ -397,7 +399,8 @@ export type RuleReason = Message<"lawspeaker.v1.RuleReason"> & {
   meaning: string;
 
   /**
-   * The anchor of the rule in the game's rules document, e.g. "docs/rules/valhalla.md#lands-on-own-ship".
+   * The rule's link on the service's page of the game's rules, as in Violation.rule, e.g.
+   * "https://rules.example/rules/valhalla#lands-on-own-ship".
    *
    * @generated from field: string rule = 3;
    */

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/session_service.proto.
  */
 export const file_lawspeaker_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsYXdzcGVha2VyL3YxL3Nlc3Npb25fc2VydmljZS5wcm90bxINbGF3c3BlYWtlci52MSKtAgoHU2Vzc2lvbhIPCgdzZXNzaW9uGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHcGxheWVycxgDIAEoBRIMCgRldGFnGAQgASgJEhIKCm1vdmVfY291bnQYBSABKAMSJwoFc3RhdGUYBiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIRCgRzZWF0GAcgASgFSACIAQESDgoGdG9fYWN0GAggAygFEhUKDXBoeXNpY2FsX2RpY2UYCSABKAgSEQoJZ2FtZV9vdmVyGAogASgIEisKB291dGNvbWUYCyABKAsyGi5sYXdzcGVha2VyLnYxLkdhbWVPdXRjb21lEiQKBGJvdHMYDCADKAsyFi5sYXdzcGVha2VyLnYxLkJvdFNlYXRCBwoFX3NlYXQiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkilgEKC1Nlc3Npb25Nb3ZlEg4KBm51bWJlchgBIAEoAxIRCgRzZWF0GAIgASgFSACIAQESIQoEbW92ZRgDIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIoCgZldmVudHMYBCADKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVFdmVudBIOCgZjaGFuY2UYBSABKAhCBwoFX3NlYXQiuwEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRIRCgRzZWVkGAMgASgESACIAQESKwoHb3B0aW9ucxgEIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU9wdGlvbnMSFQoNcGh5c2ljYWxfZGljZRgFIAEoCBIkCgRib3RzGAYgAygLMhYubGF3c3BlYWtlci52MS5Cb3RTZWF0QgcKBV9zZWVkIm8KFUNyZWF0ZVNlc3Npb25SZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uEi0KC3NlYXRfdG9rZW5zGAIgAygLMhgubGF3c3BlYWtlci52MS5TZWF0VG9rZW4iJAoRR2V0U2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCSI9ChJHZXRTZXNzaW9uUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbiJRChdMaXN0U2Vzc2lvbk1vdmVzUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJInIKGExpc3RTZXNzaW9uTW92ZXNSZXNwb25zZRIpCgVtb3ZlcxgBIAMoCzIaLmxhd3NwZWFrZXIudjEuU2Vzc2lvbk1vdmUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAMiKwoYU2Vzc2lvbkxlZ2FsTW92ZXNSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiyQEKGVNlc3Npb25MZWdhbE1vdmVzUmVzcG9uc2USIgoFbW92ZXMYASADKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUSDgoGdG9fYWN0GAIgAygFEioKBmNoYW5jZRgDIAEoCzIaLmxhd3NwZWFrZXIudjEuQ2hhbmNlRXZlbnQSEQoJZ2FtZV9vdmVyGAQgASgIEisKB291dGNvbWUYBSABKAsyGi5sYXdzcGVha2VyLnYxLkdhbWVPdXRjb21lEgwKBGV0YWcYBiABKAkiUAoaU2Vzc2lvblZhbGlkYXRlTW92ZVJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIhCgRtb3ZlGAIgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlIlkKG1Nlc3Npb25WYWxpZGF0ZU1vdmVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCgl2aW9sYXRpb24YAiABKAsyGC5sYXdzcGVha2VyLnYxLlZpb2xhdGlvbiJvChdTZXNzaW9uQXBwbHlNb3ZlUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEiEKBG1vdmUYAiABKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUSDAoEZXRhZxgDIAEoCRISCgpyZXF1ZXN0X2lkGAQgASgJIm0KGFNlc3Npb25BcHBseU1vdmVSZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uEigKBmV2ZW50cxgCIAMoCzIYLmxhd3NwZWFrZXIudjEuR2FtZUV2ZW50IjAKD1VuZG9Nb3ZlUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEgwKBGV0YWcYAiABKAkiZwoQVW5kb01vdmVSZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uEioKBnVuZG9uZRgCIAEoCzIaLmxhd3NwZWFrZXIudjEuU2Vzc2lvbk1vdmUiJwoURGVsZXRlU2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCSIXChVEZWxldGVTZXNzaW9uUmVzcG9uc2UiJgoTV2F0Y2hTZXNzaW9uUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJIlAKFFdhdGNoU2Vzc2lvblJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SDwoHZGVsZXRlZBgCIAEoCDLSCQoOU2Vzc2lvblNlcnZpY2UScwoNQ3JlYXRlU2Vzc2lvbhIjLmxhd3NwZWFrZXIudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJC5sYXdzcGVha2VyLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZSIXgtPkkwIROgEqIgwvdjEvc2Vzc2lvbnMSdAoKR2V0U2Vzc2lvbhIgLmxhd3NwZWFrZXIudjEuR2V0U2Vzc2lvblJlcXVlc3QaIS5sYXdzcGVha2VyLnYxLkdldFNlc3Npb25SZXNwb25zZSIhkAIBgtPkkwIYEhYvdjEvc2Vzc2lvbnMve3Nlc3Npb259EowBChBMaXN0U2Vzc2lvbk1vdmVzEiYubGF3c3BlYWtlci52MS5MaXN0U2Vzc2lvbk1vdmVzUmVxdWVzdBonLmxhd3NwZWFrZXIudjEuTGlzdFNlc3Npb25Nb3Zlc1Jlc3BvbnNlIieQAgGC0+STAh4SHC92MS9zZXNzaW9ucy97c2Vzc2lvbn0vbW92ZXMSlwEKEVNlc3Npb25MZWdhbE1vdmVzEicubGF3c3BlYWtlci52MS5TZXNzaW9uTGVnYWxNb3Zlc1JlcXVlc3QaKC5sYXdzcGVha2VyLnYxLlNlc3Npb25MZWdhbE1vdmVzUmVzcG9uc2UiL5ACAYLT5JMCJjoBKiIhL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTpsZWdhbE1vdmVzEp8BChNTZXNzaW9uVmFsaWRhdGVNb3ZlEikubGF3c3BlYWtlci52MS5TZXNzaW9uVmFsaWRhdGVNb3ZlUmVxdWVzdBoqLmxhd3NwZWFrZXIudjEuU2Vzc2lvblZhbGlkYXRlTW92ZVJlc3BvbnNlIjGQAgGC0+STAig6ASoiIy92MS9zZXNzaW9ucy97c2Vzc2lvbn06dmFsaWRhdGVNb3ZlEpABChBTZXNzaW9uQXBwbHlNb3ZlEiYubGF3c3BlYWtlci52MS5TZXNzaW9uQXBwbHlNb3ZlUmVxdWVzdBonLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkFwcGx5TW92ZVJlc3BvbnNlIiuC0+STAiU6ASoiIC92MS9zZXNzaW9ucy97c2Vzc2lvbn06YXBwbHlNb3ZlEnMKCFVuZG9Nb3ZlEh4ubGF3c3BlYWtlci52MS5VbmRvTW92ZVJlcXVlc3QaHy5sYXdzcGVha2VyLnYxLlVuZG9Nb3ZlUmVzcG9uc2UiJoLT5JMCIDoBKiIbL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTp1bmRvEn0KDURlbGV0ZVNlc3Npb24SIy5sYXdzcGVha2VyLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GiQubGF3c3BlYWtlci52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2UiIZACAoLT5JMCGCoWL3YxL3Nlc3Npb25zL3tzZXNzaW9ufRKCAQoMV2F0Y2hTZXNzaW9uEiIubGF3c3BlYWtlci52MS5XYXRjaFNlc3Npb25SZXF1ZXN0GiMubGF3c3BlYWtlci52MS5XYXRjaFNlc3Npb25SZXNwb25zZSInkAIBgtPkkwIeEhwvdjEvc2Vzc2lvbnMve3Nlc3Npb259OndhdGNoMAFCZwoRY29tLmxhd3NwZWFrZXIudjFCE1Nlc3Npb25TZXJ2aWNlUHJvdG9QAaICA0xXU6oCDUxhd3NwZWFrZXIuVjG6AgNMV1PKAg1MYXdzcGVha2VyXFYx6gIOTGF3c3BlYWtlcjo6VjFiBnByb3RvMw", [file_google_api_annotations, file_lawspeaker_v1_game]);
+  fileDesc("CiNsYXdzcGVha2VyL3YxL3Nlc3Npb25fc2VydmljZS5wcm90bxINbGF3c3BlYWtlci52MSKtAgoHU2Vzc2lvbhIPCgdzZXNzaW9uGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHcGxheWVycxgDIAEoBRIMCgRldGFnGAQgASgJEhIKCm1vdmVfY291bnQYBSABKAMSJwoFc3RhdGUYBiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIRCgRzZWF0GAcgASgFSACIAQESDgoGdG9fYWN0GAggAygFEhUKDXBoeXNpY2FsX2RpY2UYCSABKAgSEQoJZ2FtZV9vdmVyGAogASgIEisKB291dGNvbWUYCyABKAsyGi5sYXdzcGVha2VyLnYxLkdhbWVPdXRjb21lEiQKBGJvdHMYDCADKAsyFi5sYXdzcGVha2VyLnYxLkJvdFNlYXRCBwoFX3NlYXQiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkilgEKC1Nlc3Npb25Nb3ZlEg4KBm51bWJlchgBIAEoAxIRCgRzZWF0GAIgASgFSACIAQESIQoEbW92ZRgDIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIoCgZldmVudHMYBCADKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVFdmVudBIOCgZjaGFuY2UYBSABKAhCBwoFX3NlYXQiuwEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRIRCgRzZWVkGAMgASgESACIAQESKwoHb3B0aW9ucxgEIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU9wdGlvbnMSFQoNcGh5c2ljYWxfZGljZRgFIAEoCBIkCgRib3RzGAYgAygLMhYubGF3c3BlYWtlci52MS5Cb3RTZWF0QgcKBV9zZWVkIm8KFUNyZWF0ZVNlc3Npb25SZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uEi0KC3NlYXRfdG9rZW5zGAIgAygLMhgubGF3c3BlYWtlci52MS5TZWF0VG9rZW4iPQoRR2V0U2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIXCg93YWl0X2Zvcl9jaGFuZ2UYAiABKAkiPQoSR2V0U2Vzc2lvblJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24iUQoXTGlzdFNlc3Npb25Nb3Zlc1JlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSKAAQoYTGlzdFNlc3Npb25Nb3Zlc1Jlc3BvbnNlEikKBW1vdmVzGAEgAygLMhoubGF3c3BlYWtlci52MS5TZXNzaW9uTW92ZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEgoKdG90YWxfc2l6ZRgDIAEoAxIMCgRldGFnGAQgASgJIisKGFNlc3Npb25MZWdhbE1vdmVzUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJIskBChlTZXNzaW9uTGVnYWxNb3Zlc1Jlc3BvbnNlEiIKBW1vdmVzGAEgAygLMhMubGF3c3BlYWtlci52MS5Nb3ZlEg4KBnRvX2FjdBgCIAMoBRIqCgZjaGFuY2UYAyABKAsyGi5sYXdzcGVha2VyLnYxLkNoYW5jZUV2ZW50EhEKCWdhbWVfb3ZlchgEIAEoCBIrCgdvdXRjb21lGAUgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3V0Y29tZRIMCgRldGFnGAYgASgJIlAKGlNlc3Npb25WYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSIQoEbW92ZRgCIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZSJZChtTZXNzaW9uVmFsaWRhdGVNb3ZlUmVzcG9uc2USDQoFdmFsaWQYASABKAgSKwoJdmlvbGF0aW9uGAIgASgLMhgubGF3c3BlYWtlci52MS5WaW9sYXRpb24ibwoXU2Vzc2lvbkFwcGx5TW92ZVJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIhCgRtb3ZlGAIgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEgwKBGV0YWcYAyABKAkSEgoKcmVxdWVzdF9pZBgEIAEoCSJtChhTZXNzaW9uQXBwbHlNb3ZlUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIoCgZldmVudHMYAiADKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVFdmVudCIwCg9VbmRvTW92ZVJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIMCgRldGFnGAIgASgJImcKEFVuZG9Nb3ZlUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIqCgZ1bmRvbmUYAiABKAsyGi5sYXdzcGVha2VyLnYxLlNlc3Npb25Nb3ZlIicKFERlbGV0ZVNlc3Npb25SZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiFwoVRGVsZXRlU2Vzc2lvblJlc3BvbnNlIlEKE1dhdGNoU2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIZChFyZXN1bWVfYWZ0ZXJfZXRhZxgCIAEoCRIOCgZ0aWNrZXQYAyABKAkiagoUV2F0Y2hTZXNzaW9uUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIPCgdkZWxldGVkGAIgASgIEhgKEHZlcnNpb25zX3NraXBwZWQYAyABKAUiKwoYQ3JlYXRlV2F0Y2hUaWNrZXRSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiVQoZQ3JlYXRlV2F0Y2hUaWNrZXRSZXNwb25zZRIOCgZ0aWNrZXQYASABKAkSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAIgASgFEgwKBHNlYXQYAyABKAUy6goKDlNlc3Npb25TZXJ2aWNlEnMKDUNyZWF0ZVNlc3Npb24SIy5sYXdzcGVha2VyLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiQubGF3c3BlYWtlci52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2UiF4LT5JMCEToBKiIML3YxL3Nlc3Npb25zEnQKCkdldFNlc3Npb24SIC5sYXdzcGVha2VyLnYxLkdldFNlc3Npb25SZXF1ZXN0GiEubGF3c3BlYWtlci52MS5HZXRTZXNzaW9uUmVzcG9uc2UiIZACAYLT5JMCGBIWL3YxL3Nlc3Npb25zL3tzZXNzaW9ufRKMAQoQTGlzdFNlc3Npb25Nb3ZlcxImLmxhd3NwZWFrZXIudjEuTGlzdFNlc3Npb25Nb3Zlc1JlcXVlc3QaJy5sYXdzcGVha2VyLnYxLkxpc3RTZXNzaW9uTW92ZXNSZXNwb25zZSInkAIBgtPkkwIeEhwvdjEvc2Vzc2lvbnMve3Nlc3Npb259L21vdmVzEpcBChFTZXNzaW9uTGVnYWxNb3ZlcxInLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkxlZ2FsTW92ZXNSZXF1ZXN0GigubGF3c3BlYWtlci52MS5TZXNzaW9uTGVnYWxNb3Zlc1Jlc3BvbnNlIi+QAgGC0+STAiY6ASoiIS92MS9zZXNzaW9ucy97c2Vzc2lvbn06bGVnYWxNb3ZlcxKfAQoTU2Vzc2lvblZhbGlkYXRlTW92ZRIpLmxhd3NwZWFrZXIudjEuU2Vzc2lvblZhbGlkYXRlTW92ZVJlcXVlc3QaKi5sYXdzcGVha2VyLnYxLlNlc3Npb25WYWxpZGF0ZU1vdmVSZXNwb25zZSIxkAIBgtPkkwIoOgEqIiMvdjEvc2Vzc2lvbnMve3Nlc3Npb259OnZhbGlkYXRlTW92ZRKQAQoQU2Vzc2lvbkFwcGx5TW92ZRImLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkFwcGx5TW92ZVJlcXVlc3QaJy5sYXdzcGVha2VyLnYxLlNlc3Npb25BcHBseU1vdmVSZXNwb25zZSIrgtPkkwIlOgEqIiAvdjEvc2Vzc2lvbnMve3Nlc3Npb259OmFwcGx5TW92ZRJzCghVbmRvTW92ZRIeLmxhd3NwZWFrZXIudjEuVW5kb01vdmVSZXF1ZXN0Gh8ubGF3c3BlYWtlci52MS5VbmRvTW92ZVJlc3BvbnNlIiaC0+STAiA6ASoiGy92MS9zZXNzaW9ucy97c2Vzc2lvbn06dW5kbxJ9Cg1EZWxldGVTZXNzaW9uEiMubGF3c3BlYWtlci52MS5EZWxldGVTZXNzaW9uUmVxdWVzdBokLmxhd3NwZWFrZXIudjEuRGVsZXRlU2Vzc2lvblJlc3BvbnNlIiGQAgKC0+STAhgqFi92MS9zZXNzaW9ucy97c2Vzc2lvbn0SggEKDFdhdGNoU2Vzc2lvbhIiLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVxdWVzdBojLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVzcG9uc2UiJ5ACAYLT5JMCHhIcL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTp3YXRjaDABEpUBChFDcmVhdGVXYXRjaFRpY2tldBInLmxhd3NwZWFrZXIudjEuQ3JlYXRlV2F0Y2hUaWNrZXRSZXF1ZXN0GigubGF3c3BlYWtlci52MS5DcmVhdGVXYXRjaFRpY2tldFJlc3BvbnNlIi2C0+STAic6ASoiIi92MS9zZXNzaW9ucy97c2Vzc2lvbn06d2F0Y2hUaWNrZXRCZwoRY29tLmxhd3NwZWFrZXIudjFCE1Nlc3Npb25TZXJ2aWNlUHJvdG9QAaICA0xXU6oCDUxhd3NwZWFrZXIuVjG6AgNMV1PKAg1MYXdzcGVha2VyXFYx6gIOTGF3c3BlYWtlcjo6VjFiBnByb3RvMw", [file_google_api_annotations, file_lawspeaker_v1_game]);
 
 /**
  * A session as one seat (or a spectator) sees it.
@@ -289,6 +289,15 @@ export type GetSessionRequest = Message<"lawspeaker.v1.GetSessionRequest"> & {
    * @generated from field: string session = 1;
    */
   session: string;
+
+  /**
+   * A long poll: the etag the caller has. The answer waits until the session is at another version
+   * (at once if it already is) or 30 s have passed; then it is the version as it is (over REST, 304
+   * Not Modified when it is still this one). It counts as a watch against the watch limits.
+   *
+   * @generated from field: string wait_for_change = 2;
+   */
+  waitForChange: string;
 };
 
 /**
@@ -380,6 +389,13 @@ export type ListSessionMovesResponse = Message<"lawspeaker.v1.ListSessionMovesRe
    * @generated from field: int64 total_size = 3;
    */
   totalSize: bigint;
+
+  /**
+   * The session's version the page was read at (the ETag over REST).
+   *
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
 };
 
 /**
@@ -696,6 +712,24 @@ export type WatchSessionRequest = Message<"lawspeaker.v1.WatchSessionRequest"> &
    * @generated from field: string session = 1;
    */
   session: string;
+
+  /**
+   * Resume a watch: the etag of the last version the caller received (over REST, an EventSource
+   * sends it as the Last-Event-ID header by itself). When it is the current version the stream starts
+   * with the next change; when it is older, with the current version, whose versions_skipped says how
+   * many versions came between.
+   *
+   * @generated from field: string resume_after_etag = 2;
+   */
+  resumeAfterEtag: string;
+
+  /**
+   * A watch ticket (CreateWatchTicket) in place of the seat token, for clients that cannot send an
+   * Authorization header: it watches as that seat. One use, valid for expires_in_seconds.
+   *
+   * @generated from field: string ticket = 3;
+   */
+  ticket: string;
 };
 
 /**
@@ -724,6 +758,14 @@ export type WatchSessionResponse = Message<"lawspeaker.v1.WatchSessionResponse">
    * @generated from field: bool deleted = 2;
    */
   deleted: boolean;
+
+  /**
+   * How many versions between resume_after_etag and this one the stream did not send: a resumed
+   * watch sends the current version, not each one missed (0 when none was missed).
+   *
+   * @generated from field: int32 versions_skipped = 3;
+   */
+  versionsSkipped: number;
 };
 
 /**
@@ -732,6 +774,63 @@ export type WatchSessionResponse = Message<"lawspeaker.v1.WatchSessionResponse">
  */
 export const WatchSessionResponseSchema: GenMessage<WatchSessionResponse> = /*@__PURE__*/
   messageDesc(file_lawspeaker_v1_session_service, 20);
+
+/**
+ * Request of CreateWatchTicket.
+ *
+ * @generated from message lawspeaker.v1.CreateWatchTicketRequest
+ */
+export type CreateWatchTicketRequest = Message<"lawspeaker.v1.CreateWatchTicketRequest"> & {
+  /**
+   * The session id.
+   *
+   * @generated from field: string session = 1;
+   */
+  session: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.CreateWatchTicketRequest.
+ * Use `create(CreateWatchTicketRequestSchema)` to create a new message.
+ */
+export const CreateWatchTicketRequestSchema: GenMessage<CreateWatchTicketRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 21);
+
+/**
+ * Response of CreateWatchTicket.
+ *
+ * @generated from message lawspeaker.v1.CreateWatchTicketResponse
+ */
+export type CreateWatchTicketResponse = Message<"lawspeaker.v1.CreateWatchTicketResponse"> & {
+  /**
+   * The ticket: send it as WatchSession's ticket (REST: ?ticket=...) within expires_in_seconds. It
+   * works once, for the seat whose token made it.
+   *
+   * @generated from field: string ticket = 1;
+   */
+  ticket: string;
+
+  /**
+   * Seconds the ticket stays valid.
+   *
+   * @generated from field: int32 expires_in_seconds = 2;
+   */
+  expiresInSeconds: number;
+
+  /**
+   * The seat the ticket watches as.
+   *
+   * @generated from field: int32 seat = 3;
+   */
+  seat: number;
+};
+
+/**
+ * Describes the message lawspeaker.v1.CreateWatchTicketResponse.
+ * Use `create(CreateWatchTicketResponseSchema)` to create a new message.
+ */
+export const CreateWatchTicketResponseSchema: GenMessage<CreateWatchTicketResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 22);
 
 /**
  * Server-held game sessions: the server keeps the state and its RNG, each player acts and looks
@@ -752,7 +851,9 @@ export const SessionService: GenService<{
     output: typeof CreateSessionResponseSchema;
   },
   /**
-   * Returns the session as the caller's seat sees it (the public view without a seat token).
+   * Returns the session as the caller's seat sees it (the public view without a seat token). With
+   * wait_for_change it is a long poll: it answers once the session's etag is another one, or after
+   * at most 30 s with the same version (over REST: 304 Not Modified with the ETag).
    *
    * @generated from rpc lawspeaker.v1.SessionService.GetSession
    */
@@ -834,6 +935,18 @@ export const SessionService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchSessionRequestSchema;
     output: typeof WatchSessionResponseSchema;
+  },
+  /**
+   * Makes a watch ticket for the caller's seat: a short-lived, one-use stand-in for the seat token,
+   * for a client that cannot send an Authorization header with the watch (a browser's EventSource
+   * opens GET /v1/sessions/{session}:watch?ticket=...). The seat token itself never goes in a URL.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.CreateWatchTicket
+   */
+  createWatchTicket: {
+    methodKind: "unary";
+    input: typeof CreateWatchTicketRequestSchema;
+    output: typeof CreateWatchTicketResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_lawspeaker_v1_session_service, 0);
