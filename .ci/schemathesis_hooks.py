@@ -87,6 +87,8 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
     "UndoMove": {"ETAG_REQUIRED": "etag", "IF_MATCH_CONFLICT": "etag"},
     # a pageToken is opaque: only the previous page of this session's list makes a valid one
     "ListSessionMoves": {"INVALID_PAGE_TOKEN": "pageToken"},
+    # a ticket stands for a seat token: the two together (a header and a query parameter) are refused
+    "WatchSession": {"WATCH_TICKET_WITH_TOKEN": "ticket"},
 }
 """By RPC, the 400 reasons a schema-valid JSON request may get, each with the field path its
 violations must start with (``{game}``: the game's member, ``paxPenning``)."""

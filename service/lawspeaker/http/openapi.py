@@ -282,8 +282,9 @@ EXTRA: dict[str, dict[str, Any]] = {
     "lawspeaker.v1.RngState.seed": {"pattern": r"^[A-Za-z0-9+/]{43}=$", "minLength": 44, "maxLength": 44},
     "lawspeaker.v1.SessionApplyMoveRequest.request_id": {"maxLength": MAX_REQUEST_ID},  # REQUEST_ID_TOO_LONG
     # a session etag: the digits of a version (ETAG_MALFORMED)
-    "lawspeaker.v1.GetSessionRequest.wait_for_change": {"pattern": "^[0-9]{1,19}$"},
-    "lawspeaker.v1.WatchSessionRequest.resume_after_etag": {"pattern": "^[0-9]{1,19}$"},
+    # (empty is the field unset, as proto3 JSON reads it: no long poll, no resumption)
+    "lawspeaker.v1.GetSessionRequest.wait_for_change": {"pattern": "^[0-9]{0,19}$"},
+    "lawspeaker.v1.WatchSessionRequest.resume_after_etag": {"pattern": "^[0-9]{0,19}$"},
 }
 """Further keywords of single fields."""
 
@@ -823,6 +824,8 @@ INEXPRESSIBLE: dict[str, str] = {
     "UndoMove": "no etag in the body and none in If-Match (ETAG_REQUIRED), a body etag that If-Match "
     "does not name (IF_MATCH_CONFLICT)",
     "ListSessionMoves": "a pageToken that is not a nextPageToken of this session (INVALID_PAGE_TOKEN)",
+    "WatchSession": "a watch ticket sent with a seat token in the Authorization header: one of them "
+    "(WATCH_TICKET_WITH_TOKEN)",
 }
 """The 400 refusals of a request this document's schemas allow, by RPC: what JSON Schema cannot
 say (a game's invariants, data given as JSON text, a header that must agree with the body, what an
@@ -1003,8 +1006,8 @@ LAST_EVENT_ID_PARAMETER: dict[str, Any] = {
     "in": "header",
     "required": False,
     "description": "The id of the last event received (an EventSource sends it by itself when it "
-    "reconnects): the watch resumes after that version, as resumeAfterEtag does.",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,19}$"},
+    "reconnects): the watch resumes after that version, as resumeAfterEtag does (empty: it does not).",
+    "schema": {"type": "string", "pattern": "^[0-9]{0,19}$"},
 }
 IF_MATCH_PARAMETER: dict[str, Any] = {
     "name": "If-Match",

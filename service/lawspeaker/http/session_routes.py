@@ -179,7 +179,7 @@ def bound_handler(
             calls.note_streaming()
             last_event_id = first_header(request, b"last-event-id")
             if last_event_id and not getattr(msg, "resume_after_etag"):  # noqa: B009
-                setattr(msg, "resume_after_etag", last_event_id.strip())  # noqa: B010
+                setattr(msg, "resume_after_etag", last_event_id)  # noqa: B010
             updates = stream(rpc, msg, token)
             first = await updates.__anext__()  # errors before the first update are plain HTTP errors
             response = sse_response(first, updates)
