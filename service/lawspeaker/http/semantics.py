@@ -158,8 +158,8 @@ def none_match(value: str, etag: str) -> bool:
     13.1.2). A malformed header matches nothing: the full answer is sent, as for no header."""
     if value.strip(" \t") == "*":
         return True
-    # a compressed answer's tag is the version with its coding ("7-gzip"): the same version
-    return any(found.group(2).partition("-")[0] == etag for found in _ENTITY_TAG.finditer(value))
+    # (a compressed answer's tag, "7-gzip", reaches here as "7": the compression middleware maps it)
+    return any(found.group(2) == etag for found in _ENTITY_TAG.finditer(value))
 
 
 def quoted(etag: str) -> str:
