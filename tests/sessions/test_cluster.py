@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -20,7 +21,7 @@ from redis.crc import key_slot
 
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.games.core import ErrorCode, LawspeakerError
-from lawspeaker.sessions.cluster import NodeConnections, is_cluster_url, node_url, seeds
+from lawspeaker.sessions.cluster import REFRESH_EVERY, NodeConnections, is_cluster_url, node_url, seeds
 from lawspeaker.sessions.resp import Multiplexed, ReplyError
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import RedisStore
@@ -44,8 +45,8 @@ def test_the_cluster_url_names_seed_nodes_and_keeps_credentials_and_options() ->
     with pytest.raises(ValueError, match="host:port"):
         seeds("redis+cluster://10.0.0.1")
     assert RedisStore(url).where() == "Redis Cluster seeds 10.0.0.1:7000,10.0.0.2:7001 over TLS"
-    with pytest.raises(ValueError, match="wait-replicas"):
-        RedisStore("redis+cluster://127.0.0.1:7000", wait_replicas=1)
+    # --redis-wait-replicas works on a cluster too (test_cluster_failover.py): WAIT on each node.
+    assert RedisStore("redis+cluster://127.0.0.1:7000", wait_replicas=1).wait_replicas == 1
 
 
 def session_key_names(cluster: LocalCluster, prefix: str, session: str) -> dict[int, list[bytes]]:
@@ -252,3 +253,74 @@ def test_asking_goes_right_before_its_command_even_among_concurrent_calls(
         asyncio.run(body())
     finally:
         importing.execute_command("CLUSTER SETSLOT", slot, "STABLE")
+
+
+def test_wait_replicas_on_a_cluster_waits_on_the_connection_that_wrote(
+    redis_cluster: LocalCluster, redis_prefix: str
+) -> None:
+    """``--redis-wait-replicas`` on a cluster: WAIT goes right behind the script on the connection
+    that ran it (WAIT counts that connection's writes). This cluster's primaries have no replica, so
+    a creation and a move are refused with SESSION_WRITE_NOT_REPLICATED, once WAIT has waited its
+    timeout, though the primary has them, and so is a retry of the move; without waiting they are
+    kept, and a retry with the same request id tells its outcome."""
+
+    async def main() -> None:
+        plain = RedisStore(redis_cluster.url, prefix=redis_prefix)
+        waiting = RedisStore(redis_cluster.url, prefix=redis_prefix, wait_replicas=1, wait_timeout=0.05)
+        api, waiting_api = SessionApi(plain, RulesApi(), None), SessionApi(waiting, RulesApi(), None)
+        try:
+            with pytest.raises(LawspeakerError) as refused:
+                await waiting_api.create_session(spb.CreateSessionRequest(game="valhalla", players=2), None)
+            assert refused.value.reason == "SESSION_WRITE_NOT_REPLICATED"
+            assert refused.value.metadata == {"ackedReplicas": "0", "wantedReplicas": "1"}
+            session, tokens, etag = await create(api, seed=7)
+            listed = await api.session_legal_moves(spb.SessionLegalMovesRequest(session=session), tokens[0])
+            request = spb.SessionApplyMoveRequest(
+                session=session, move=listed.moves[0], etag=etag, request_id="w-1"
+            )
+            started = time.monotonic()
+            with pytest.raises(LawspeakerError) as not_replicated:
+                await waiting_api.session_apply_move(request, tokens[0])
+            assert not_replicated.value.reason == "SESSION_WRITE_NOT_REPLICATED"
+            assert time.monotonic() - started >= 0.05  # WAIT waited: it followed the write it counts
+            seen = await api.get_session(spb.GetSessionRequest(session=session), None)
+            assert seen.session.move_count == 1  # the primary kept it
+            # A retry answered from its request id is an acknowledgement too: still not replicated
+            # (confirm_replicated WAITs for a write behind the move's), and it applies nothing again.
+            with pytest.raises(LawspeakerError) as still:
+                await waiting_api.session_apply_move(request, tokens[0])
+            assert still.value.reason == "SESSION_WRITE_NOT_REPLICATED"
+            retried = await api.session_apply_move(request, tokens[0])  # its outcome, by its id
+            assert retried.session.move_count == 1
+        finally:
+            await api.close()
+            await waiting_api.close()
+
+    asyncio.run(main())
+
+
+def test_the_slot_map_is_learnt_again_once_for_the_calls_that_fail_together(
+    redis_cluster: LocalCluster,
+) -> None:
+    """Every call that fails on a node asks for a refresh of the slot map; those that ask while one
+    runs wait for it, and the next one starts no sooner than REFRESH_EVERY after it: a dead node's
+    hundreds of failing calls a second cost one CLUSTER SLOTS per REFRESH_EVERY."""
+
+    async def main() -> None:
+        store = RedisStore(redis_cluster.url)
+        slots = store.slots
+        assert slots is not None
+        try:
+            await slots.owner(0)  # learnt once, on first use
+            first = slots.refreshes
+            await asyncio.gather(*(slots.refresh(("127.0.0.1", redis_cluster.ports[0])) for _ in range(50)))
+            assert slots.refreshes == first + 1
+            started = time.monotonic()
+            await asyncio.gather(*(slots.refresh() for _ in range(50)))
+            assert slots.refreshes == first + 2
+            assert time.monotonic() - started >= REFRESH_EVERY * 0.9
+            assert slots.primaries() == {("127.0.0.1", port) for port in redis_cluster.ports}
+        finally:
+            await store.close()
+
+    asyncio.run(main())

@@ -153,7 +153,8 @@ def test_serve_warns_at_start_when_moves_would_not_survive_a_restart() -> None:
 
 def test_wait_replicas_acknowledges_a_move_only_once_a_replica_has_it() -> None:
     """With a replica that stops answering, the move is refused with UNAVAILABLE although the primary
-    has it; a retry with the same request id tells its outcome (here: it was kept)."""
+    has it, and so is its retry while the replica is away; once it is back, a retry with the same
+    request id tells its outcome (here: it was kept)."""
     with (
         redis_server("--save", "", "--appendonly", "no") as primary,
         redis_server("--save", "", "--appendonly", "no", "--replicaof", "127.0.0.1", str(primary)) as replica,
@@ -188,6 +189,11 @@ def test_wait_replicas_acknowledges_a_move_only_once_a_replica_has_it() -> None:
                     with pytest.raises(LawspeakerError) as created:
                         await api.create_session(spb.CreateSessionRequest(game="valhalla", players=2), None)
                     assert created.value.reason == "SESSION_WRITE_NOT_REPLICATED"
+                    # Its retry, answered from the request id, is an acknowledgement too: still
+                    # refused while no replica has confirmed the move.
+                    with pytest.raises(LawspeakerError) as replayed:
+                        await api.session_apply_move(request, token)
+                    assert replayed.value.reason == "SESSION_WRITE_NOT_REPLICATED"
                 finally:
                     os.kill(replica_pid, signal.SIGCONT)
                 seen = await api.get_session(spb.GetSessionRequest(session=session), None)

@@ -304,9 +304,10 @@ GENERAL: tuple[Reason, ...] = (
         Reason(
             "SESSION_STORE_UNAVAILABLE",
             ErrorCode.UNAVAILABLE,
-            "The session store (Redis) does not answer, or not in time. A read changed nothing; a write "
-            "that timed out may have been made: retry it with the same request id and etag, which makes "
-            "a move at most once.",
+            "The session store (Redis) does not answer, not in time, or refuses for now (full, a "
+            "primary demoted or failing over, a cluster reconfiguring; an unexpected reply is logged). "
+            "A read changed nothing; a write whose answer was lost may have been made: retry it with the "
+            "same request id and etag, which makes a move at most once.",
         ),
         Reason(
             "SESSION_WRITE_NOT_REPLICATED",

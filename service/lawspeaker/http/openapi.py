@@ -1053,6 +1053,58 @@ HEALTH_DETAILS_SCHEMA: dict[str, Any] = {
             "(maxSessions, 0: none), the quotas on creating sessions, how long request ids are "
             "remembered, and what an acknowledged move survives. Absent when the service serves no "
             "sessions.",
+            "properties": {
+                "store": {"type": "string", "description": "Where sessions live: memory or redis."},
+                "available": {
+                    "type": "boolean",
+                    "description": "Whether the store answers (false: every session call is answered "
+                    "503 SESSION_STORE_UNAVAILABLE; the stateless RPCs keep working).",
+                },
+                "writable": {
+                    "type": "boolean",
+                    "description": "Whether the store takes writes now, by a write probe: false while "
+                    "Redis refuses them, e.g. at its maxmemory with the noeviction policy (OOM) or "
+                    "read-only, or when it does not answer.",
+                },
+                "degraded": {
+                    "type": "boolean",
+                    "description": "True while sessions are not fully served: the store does not answer, "
+                    "or answers (sessions can be read) but refuses writes, so creating sessions and "
+                    "moves are answered 503 SESSION_STORE_UNAVAILABLE.",
+                },
+                "error": {
+                    "type": "string",
+                    "description": "While degraded: the reason session calls are answered with "
+                    "(SESSION_STORE_UNAVAILABLE).",
+                },
+                "writeError": {
+                    "type": "string",
+                    "description": "While the store answers but refuses writes: Redis's refusal, e.g. "
+                    "\"OutOfMemoryError: command not allowed when used memory > 'maxmemory'.\".",
+                },
+                "memory": {
+                    "type": "object",
+                    "description": "Redis's memory, when it has a maxmemory (INFO memory).",
+                    "properties": {
+                        "usedBytes": {"type": "integer"},
+                        "maxBytes": {"type": "integer"},
+                        "policy": {"type": "string", "description": "maxmemory-policy, e.g. noeviction."},
+                    },
+                },
+                "liveSessions": {"type": "integer", "description": "Sessions live now (all replicas)."},
+                "maxSessions": {"type": "integer", "description": "The cap on live sessions (0: none)."},
+                "createPerMinute": {"type": "number"},
+                "createBurst": {"type": "integer"},
+                "apiKeys": {"type": "boolean", "description": "Whether creating a session needs an API key."},
+                "ttlSeconds": {"type": "integer", "description": "How long an unused session is kept."},
+                "requestIdTtlSeconds": {"type": "integer"},
+                "requestIdBytes": {"type": "integer"},
+                "durability": {
+                    "type": "object",
+                    "additionalProperties": True,
+                    "description": "What an acknowledged move survives, from the store's own settings.",
+                },
+            },
         },
     },
 }
@@ -1184,9 +1236,10 @@ def _openapi() -> dict[str, Any]:
         "HealthDetails",
         "Health details for operators",
         "HealthDetails",
-        "The session store: whether it answers, its live sessions against the cap (maxSessions, 0: "
-        "none), the quotas on creating sessions, how long request ids are remembered, and what an "
-        "acknowledged move survives (read from the store's own settings).",
+        "The session store: whether it answers, whether it takes writes (degraded while it answers but "
+        "refuses them, as Redis does when full with maxmemory-policy noeviction), its live sessions "
+        "against the cap (maxSessions, 0: none), the quotas on creating sessions, how long request ids "
+        "are remembered, and what an acknowledged move survives (read from the store's own settings).",
     )
     paths.update(_page_operations())
     builder.add("Problem", _problem_schema())

@@ -181,6 +181,14 @@ STORE_UP = Gauge(
     ("store",),
     multiprocess_mode="mostrecent",
 )
+STORE_WRITABLE = Gauge(
+    "lawspeaker_store_writable",
+    "1 while the session store took the last write (or write probe), 0 while Redis refuses writes "
+    "(OOM when full with maxmemory-policy noeviction, READONLY): sessions can be read, not created or "
+    "moved.",
+    ("store",),
+    multiprocess_mode="mostrecent",
+)
 GC_COLLECTIONS = Counter(
     "lawspeaker_gc_collections",
     "Garbage collections, by generation (counted as they happen, in every worker process).",
@@ -323,6 +331,8 @@ class StoreMeter:
         self._children: dict[str, tuple[Any, Any, Any]] = {}
         self._up = STORE_UP.labels(store)
         self._was_up: bool | None = None
+        self._writable = STORE_WRITABLE.labels(store)
+        self._was_writable: bool | None = None
 
     def _of(self, operation: str) -> tuple[Any, Any, Any]:
         found = self._children.get(operation)
@@ -348,6 +358,12 @@ class StoreMeter:
         if _on and ok is not self._was_up:  # a gauge write only when it changes
             self._was_up = ok
             self._up.set(1 if ok else 0)
+
+    def writable(self, ok: bool) -> None:
+        """Whether the store took the last write (or write probe)."""
+        if _on and ok is not self._was_writable:
+            self._was_writable = ok
+            self._writable.set(1 if ok else 0)
 
 
 def sessions_read(store: str, live: int | None, cap: int) -> None:

@@ -18,7 +18,7 @@ import uvicorn
 from lawspeaker.games.core import LawspeakerError
 from lawspeaker.http.compression import DEFAULT_MIN_BYTES as DEFAULT_COMPRESS_MIN_BYTES
 from lawspeaker.server import listen
-from lawspeaker.sessions.store import REQUEST_ID_BYTES
+from lawspeaker.sessions.store import REQUEST_ID_BYTES, StoreConfigError
 
 if TYPE_CHECKING:
     from lawspeaker.server.tls import ServerTLS
@@ -116,7 +116,12 @@ async def serve(
     store: SessionStore
     options = dict(store_options or {})
     if redis_url:
-        store = RedisStore(redis_url, ttl=session_ttl, **options)
+        try:
+            store = RedisStore(redis_url, ttl=session_ttl, **options)
+        except StoreConfigError:  # a malformed URL: one line (``main``), nothing left open
+            listen.close(http_sockets)
+            api.bot_pool.close(wait=True)
+            raise
         log.info("game sessions in Redis at %s (idle TTL %d s)", store.where(), session_ttl)
     else:
         options.pop("wait_replicas", None)
@@ -125,6 +130,20 @@ async def serve(
         store = MemoryStore(ttl=session_ttl, **options)
         log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
     sessions = SessionApi(store, api, limits)
+    try:
+        await store.check()  # e.g. a plain redis:// URL naming a Redis Cluster node
+    except StoreConfigError:
+        listen.close(http_sockets)
+        await sessions.close()
+        api.bot_pool.close(wait=True)
+        raise
+    except LawspeakerError as err:  # not answering yet: serve anyway, 503 until it does
+        log.warning(
+            "session store not answering at start (%s): serving anyway; session calls answer 503 %s "
+            "until it does",
+            err.message.split("(", 1)[-1].split(")", 1)[0],
+            err.reason,
+        )
     await _report_sessions(sessions)
     if metrics_on:
         metrics.build_info(
@@ -382,7 +401,8 @@ def parser() -> argparse.ArgumentParser:
         "--redis-url",
         default=os.environ.get("LAWSPEAKER_REDIS_URL") or None,
         help="keep game sessions in this Redis, shared by every replica, e.g. redis://127.0.0.1:6379/0, "
-        "or a Redis Cluster: redis+cluster://host:port[,host:port...] (env LAWSPEAKER_REDIS_URL); "
+        "a Redis Cluster: redis+cluster://host:port[,host:port...], or Redis Sentinel: "
+        "redis+sentinel://host:port[,host:port...]/<master-name> (env LAWSPEAKER_REDIS_URL); "
         "without it sessions live in this process",
     )
     s.add_argument(
@@ -626,6 +646,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except listen.PortUnavailable as err:
             log.error("%s", err)  # one line naming the port, no traceback
             return 1
+        except StoreConfigError as err:  # e.g. a redis:// URL naming a Redis Cluster node
+            log.error("--redis-url: %s", err)  # one line naming the URL to use, no traceback
+            return 1
         return 0
     if args.command == "api-key":
         from lawspeaker.api.access import new_api_key
@@ -675,15 +698,13 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
         raise SystemExit("--request-id-bytes must be at least 1024")
     if args.redis_wait_timeout <= 0:
         raise SystemExit("--redis-wait-timeout must be a positive number of seconds")
-    from lawspeaker.sessions.cluster import is_cluster_url, seeds
+    from lawspeaker.sessions.store import check_url
 
-    if args.redis_url and is_cluster_url(args.redis_url):
+    if args.redis_url:
         try:
-            seeds(args.redis_url)
-        except ValueError as err:
+            check_url(args.redis_url)  # malformed: one line, before any worker starts
+        except StoreConfigError as err:
             raise SystemExit(f"--redis-url: {err}") from None
-        if args.redis_wait_replicas:
-            raise SystemExit("--redis-wait-replicas is not supported on a Redis Cluster (redis+cluster://)")
     try:
         keys, allowances = parse_api_key_entries(args.api_keys)
     except ValueError as err:

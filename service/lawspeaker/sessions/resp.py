@@ -6,8 +6,9 @@ as the rules work of a move. Here every call of a replica shares one connection:
 command (packed by hiredis) and waits for its reply, replies come back in order (a FIFO of
 futures), and hiredis parses them. Under load, many calls share one read: about 20 us each.
 
-Only what the store's scripts need: EVALSHA (EVAL when Redis does not know the script yet), AUTH
-and SELECT when the URL asks for them. ``redis://``, ``rediss://`` (TLS, verified as redis-py
+Only what the store's scripts need: EVALSHA (EVAL when Redis does not know the script yet), WAIT
+right behind one (a Redis Cluster's writes with ``--redis-wait-replicas``), AUTH and SELECT when
+the URL asks for them. ``redis://``, ``rediss://`` (TLS, verified as redis-py
 verifies it: :func:`tls_context`) and ``unix://`` URLs; the store keeps using redis-py for its
 other, rarer commands and pub/sub.
 
@@ -15,6 +16,13 @@ Failures: a call that gets no reply within ``timeout`` fails with TimeoutError a
 connection (its order of replies is lost), so every call waiting on it fails with ConnectionError;
 the next call connects again. Nothing is retried here: a write is a compare-and-set the caller may
 repeat with its request id. An error reply raises :class:`ReplyError`.
+
+Behind Redis Sentinel (``sessions.sentinel``) the address is not the URL's: ``locate`` asks the
+Sentinels for the primary's on every (re)connect, and the node found must answer ``ROLE`` as a
+master, or the connect fails with ConnectionError (a Sentinel's stale answer, a demoted primary:
+nothing is written there, and the next call asks again). An ACL that refuses ROLE (NOPERM) lets the
+connection be used unchecked: a replica refuses writes anyway, and a READONLY reply (a node demoted
+while connected, too) closes the connection so that the next call asks the Sentinels again.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import asyncio
 import collections
 import contextlib
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, cast
 
 import hiredis
@@ -73,6 +81,7 @@ class _Protocol(asyncio.Protocol):
         self.waiters: collections.deque[asyncio.Future[Any]] = collections.deque()
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.retiring = False  # takes no new calls; closed once the waiting ones have their replies
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -86,6 +95,8 @@ class _Protocol(asyncio.Protocol):
                 waiter = self.waiters.popleft()
                 if not waiter.done():  # a cancelled caller's reply is dropped, in its turn
                     waiter.set_result(reply)
+            if self.retiring and not self.waiters:
+                self.retire()
         except hiredis.ProtocolError:
             self.fail(ConnectionError("Redis sent a reply that cannot be read"))
 
@@ -102,12 +113,43 @@ class _Protocol(asyncio.Protocol):
         if self.transport is not None:
             self.transport.abort()
 
+    def retire(self) -> None:
+        """Takes no more calls; closed (gracefully) once the calls waiting on it have their replies."""
+        self.retiring = True
+        if not self.waiters and not self.closed:
+            self.closed = True
+            if self.transport is not None:
+                self.transport.close()
+
+    def write(self, data: bytes) -> None:
+        """Writes ``data``, or raises ConnectionError when the connection is closed or closing: uvloop's
+        transport raises RuntimeError ("unable to perform operation on <TCPTransport closed=True>")
+        when it was closed under a call, asyncio's drops the data, and either would leave the call
+        waiting for a reply that never comes."""
+        transport = self.transport
+        if transport is None or self.closed or transport.is_closing():
+            raise ConnectionError("the Redis connection is closed")
+        try:
+            transport.write(data)
+        except RuntimeError as err:
+            self.fail(ConnectionError("the Redis connection was closed"))
+            raise ConnectionError(f"the Redis connection was closed ({err})") from None
+
+
+# Where the primary is now, as (host, port): asked on every connect (Sentinel's discovery).
+Locate = Callable[[], Awaitable[tuple[str, int]]]
+
 
 class Multiplexed:
-    """The shared connection of one store, opened on first use in the running event loop."""
+    """The shared connection of one store, opened on first use in the running event loop.
 
-    def __init__(self, url: str, timeout: float) -> None:
+    ``locate``: the primary's address is asked of it on every connect (the URL's host and port are
+    not used) and the node must answer ``ROLE`` as a master (see the module's docstring).
+    """
+
+    def __init__(self, url: str, timeout: float, locate: Locate | None = None) -> None:
         kwargs: dict[str, Any] = dict(parse_url(url))
+        self.locate = locate
         self.timeout = timeout
         self.path: str | None = kwargs.get("path")
         self.host: str = kwargs.get("host", "localhost")
@@ -150,6 +192,8 @@ class Multiplexed:
         if self.path is not None:
             _, proto = await loop.create_unix_connection(_Protocol, self.path)
         else:
+            if self.locate is not None:
+                self.host, self.port = await self.locate()
             tls = self.tls.get() if self.tls is not None else None  # an SSLError is an OSError
             _, proto = await loop.create_connection(_Protocol, self.host, self.port, ssl=tls)
         try:
@@ -158,6 +202,8 @@ class Multiplexed:
                 await self._send(proto, ("AUTH", *auth))
             if self.db:
                 await self._send(proto, ("SELECT", self.db))
+            if self.locate is not None:
+                await self._check_role(proto)
         except ReplyError as err:  # a wrong password or database: the service is misconfigured
             proto.fail(ConnectionError("the Redis connection could not be set up"))
             raise ConnectionError(f"Redis refused the connection's setup: {err}") from None
@@ -166,11 +212,35 @@ class Multiplexed:
             raise
         return proto
 
+    async def _check_role(self, proto: _Protocol) -> None:
+        """ConnectionError unless the node located says it is a master (see the module's docstring)."""
+        try:
+            role = await self._send(proto, ("ROLE",))
+        except ReplyError as err:
+            if str(err).startswith("NOPERM"):
+                return  # not allowed to ask: READONLY replies tell instead
+            raise
+        said = role[0].decode() if isinstance(role, list) and role else repr(role)
+        if said != "master":
+            raise ConnectionError(
+                f"Redis at {self.host}:{self.port} is not the primary (ROLE: {said}); the Sentinels "
+                "are asked again on the next connect"
+            )
+
     def _drop(self) -> None:
         proto, self._proto = self._proto, None
         if proto is not None and not proto.closed:
             with contextlib.suppress(RuntimeError):  # its event loop is closed
                 proto.fail(ConnectionError("the Redis connection was replaced"))
+
+    def retire(self) -> None:
+        """The next call connects again (through DNS or a proxy: to wherever the address points now),
+        while the calls waiting on the current connection still get their replies on it, which is
+        then closed. For a node that stopped being the primary (``READONLY`` after a failover)."""
+        proto, self._proto = self._proto, None
+        if proto is not None and not proto.closed:
+            with contextlib.suppress(RuntimeError):  # its event loop is closed
+                proto.retire()
 
     async def _send(self, proto: _Protocol, args: tuple[Any, ...], asking: bool = False) -> Any:
         if proto.transport is None:
@@ -182,17 +252,19 @@ class Multiplexed:
             # is nobody's.
             ask: asyncio.Future[Any] = loop.create_future()
             ask.add_done_callback(_ignore)
+            proto.write(hiredis.pack_command(("ASKING",)))
             proto.waiters.append(ask)
-            proto.transport.write(hiredis.pack_command(("ASKING",)))
         waiter: asyncio.Future[Any] = loop.create_future()
+        proto.write(hiredis.pack_command(args))  # ConnectionError when closed: no waiter left behind
         proto.waiters.append(waiter)
-        proto.transport.write(hiredis.pack_command(args))
         timer = loop.call_later(self.timeout, _time_out, proto, waiter)
         try:
             reply = await waiter
         finally:
             timer.cancel()
         if isinstance(reply, hiredis.ReplyError):
+            if self.locate is not None and str(reply).startswith("READONLY"):
+                proto.fail(ConnectionError("the Redis primary was demoted to a replica"))  # ask again
             raise ReplyError(str(reply))
         return reply
 
@@ -213,6 +285,77 @@ class Multiplexed:
             if not str(err).startswith("NOSCRIPT"):
                 raise
         return await self.call("EVAL", script.body, len(keys), *keys, *args)
+
+    async def open(self) -> None:
+        """Connects unless connected. A call made right after it (no await between) goes out on this
+        connection, so a failure here (raised as a call's would be) means no command was sent: a
+        Redis Cluster client may send it to another node (``cluster.NodeConnections``)."""
+        await self._connection()
+
+    async def script_and_wait(
+        self,
+        script: Script,
+        keys: list[str],
+        args: list[Any],
+        replicas: int,
+        wait_ms: int,
+        asking: bool = False,
+        full: bool = False,
+    ) -> tuple[Any, int]:
+        """A Lua script's reply and how many replicas have its writes: ``WAIT replicas wait_ms`` is
+        written right behind the script, with no await between, because WAIT counts the writes of
+        its own connection (no other call's command may come between them). WAIT's reply is given
+        ``wait_ms`` more than ``timeout``. NOSCRIPT: the full script, and WAIT again (the first WAIT
+        may have waited in vain: ``full`` sends the full script at once, for a node that may not know
+        it); so does ``asking`` (an ASK redirection: the importing node may not know its SHA-1),
+        behind ASKING. The script's error reply raises ReplyError.
+
+        A WAIT holds up every command behind it on the connection (up to ``wait_ms`` when replicas
+        lag), and the calls behind would time out: a connection that carries these should carry one
+        at a time."""
+        wait = (("WAIT", replicas, wait_ms), self.timeout + wait_ms / 1000)
+        if not (asking or full):
+            sha = (("EVALSHA", script.sha, len(keys), *keys, *args), self.timeout)
+            got, acked = await self._send_all(await self._connection(), [sha, wait])
+            if not (isinstance(got, ReplyError) and str(got).startswith("NOSCRIPT")):
+                return _waited(got, acked)
+        body = (("EVAL", script.body, len(keys), *keys, *args), self.timeout)
+        got, acked = await self._send_all(await self._connection(), [body, wait], asking)
+        return _waited(got, acked)
+
+    async def _send_all(
+        self, proto: _Protocol, commands: list[tuple[tuple[Any, ...], float]], asking: bool = False
+    ) -> list[Any]:
+        """Writes ``commands`` back to back (no other call's command between them; behind ASKING when
+        ``asking``), each with its own seconds to be answered in; their replies in order, an error
+        reply as a ReplyError in its place (returned, not raised)."""
+        if proto.transport is None:
+            raise ConnectionError("the Redis connection is not open")
+        loop = asyncio.get_running_loop()
+        packed: list[bytes] = []
+        if asking:
+            ask: asyncio.Future[Any] = loop.create_future()
+            ask.add_done_callback(_ignore)
+            proto.waiters.append(ask)
+            packed.append(hiredis.pack_command(("ASKING",)))
+        waiters: list[asyncio.Future[Any]] = []
+        for args, _ in commands:
+            waiter: asyncio.Future[Any] = loop.create_future()
+            waiter.add_done_callback(_ignore)  # retrieved when an earlier reply's failure raised first
+            proto.waiters.append(waiter)
+            waiters.append(waiter)
+            packed.append(hiredis.pack_command(args))
+        proto.write(b"".join(packed))
+        timers = [
+            loop.call_later(seconds, _time_out, proto, waiter)
+            for (_, seconds), waiter in zip(commands, waiters, strict=True)
+        ]
+        try:
+            replies = [await waiter for waiter in waiters]
+        finally:
+            for timer in timers:
+                timer.cancel()
+        return [ReplyError(str(got)) if isinstance(got, hiredis.ReplyError) else got for got in replies]
 
     async def close(self) -> None:
         self._drop()
@@ -257,6 +400,14 @@ class Script:
     def __init__(self, body: str) -> None:
         self.body = body
         self.sha = hashlib.sha1(body.encode(), usedforsecurity=False).hexdigest()
+
+
+def _waited(got: Any, acked: Any) -> tuple[Any, int]:
+    """A script's reply and WAIT's (``Multiplexed.script_and_wait``), an error reply raised."""
+    for reply in (got, acked):
+        if isinstance(reply, ReplyError):
+            raise reply
+    return got, int(acked)
 
 
 def _ignore(future: asyncio.Future[Any]) -> None:

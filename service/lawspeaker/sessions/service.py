@@ -22,6 +22,7 @@ import asyncio
 import base64
 import binascii
 import collections
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -53,6 +54,7 @@ from lawspeaker.sessions.store import (
     Remembered,
     SessionKey,
     SessionStore,
+    Taken,
     Write,
     WriteStatus,
     live_slack,
@@ -362,25 +364,44 @@ class SessionApi:
         try:
             out["liveSessions"] = await self.store.live_sessions()
             out["durability"] = (await self.store.durability()).as_dict()
+            writes = await self.store.write_health()  # a write probe: Redis full or read-only refuses it
             out["available"] = True
         except LawspeakerError as err:
             out["available"] = False
+            out["writable"] = False
+            out["degraded"] = True
             out["error"] = err.reason
+            return out
+        # Degraded: the store answers, so sessions can be read, but refuses writes (creations, moves),
+        # e.g. Redis at its maxmemory with the noeviction policy.
+        out["writable"] = writes.writable
+        out["degraded"] = not writes.writable
+        if writes.memory is not None:
+            out["memory"] = writes.memory
+        if not writes.writable:
+            out["error"] = "SESSION_STORE_UNAVAILABLE"  # what creations and moves are answered
+            out["writeError"] = writes.error
         return out
 
     async def read_metrics(self) -> None:
-        """Read what the metrics show of the store now: its live sessions (and the cap)."""
+        """Read what the metrics show of the store now: its live sessions (and the cap), and whether
+        it takes writes (a write probe sets ``lawspeaker_store_writable``)."""
         try:
             live: int | None = await self.store.live_sessions()
         except LawspeakerError:
             live = None  # the store's round trip metrics say why
         metrics.sessions_read(self.store.kind, live, self.limits.max_sessions)
+        if live is not None:
+            with contextlib.suppress(LawspeakerError):
+                await self.store.write_health()
 
-    async def _admit(self, key: SessionKey) -> None:
+    async def _admit(self, key: SessionKey) -> _Taken | None:
         """The quotas a new session must pass: an API key if any is configured, the caller's rate
         of creation (its API key's own allowance, else the service's), and the cap on live sessions
         (which counts it when admitted). The state of the rate it took from is left for the
-        transport (``access.note_rate_limit``: the RateLimit headers, on the answer or the refusal)."""
+        transport (``access.note_rate_limit``: the RateLimit headers, on the answer or the refusal).
+        The request taken from the rate limit, if one was: given back (``_undo_admission``) when
+        the creation is refused after all, here by the cap or later by the store."""
         limits = self.limits
         caller = access.CALLER.get()
         if caller is None or (limits.access.keys_required and caller.api_key is None):
@@ -392,8 +413,10 @@ class SessionApi:
         if own is not None:
             per_minute = per_minute if own.per_minute is None else own.per_minute
             burst = burst if own.burst is None else own.burst
+        token: _Taken | None = None
         if per_minute > 0:
-            taken = await self.store.take("create:" + caller.quota_key, per_minute, burst)
+            bucket = "create:" + caller.quota_key
+            taken = await self.store.take(bucket, per_minute, burst)
             access.note_rate_limit(create_rate_limit(per_minute, burst, taken.remaining, taken.full_in))
             wait = taken.wait
             if wait > 0:
@@ -405,7 +428,14 @@ class SessionApi:
                     metadata={"perMinute": f"{per_minute:g}", "burst": str(burst)},
                     retry_after=wait,
                 )
-        admitted = await self.store.admit(key, limits.max_sessions)
+            token = _Taken(bucket, per_minute, burst, taken)
+        try:
+            admitted = await self.store.admit(key, limits.max_sessions)
+        except LawspeakerError:
+            await self._give_back(token)
+            raise
+        # Refused by the cap, the request stays taken: the rate limit counts a client's attempts on
+        # a full service too (only a failure of the store, not the client's doing, is given back).
         if not admitted.admitted:
             wait = min(admitted.retry_after, MAX_CAP_RETRY_SECONDS)
             raise LawspeakerError(
@@ -416,6 +446,39 @@ class SessionApi:
                 metadata={"maxSessions": str(limits.max_sessions)},
                 retry_after=wait,
             )
+        return token
+
+    async def _undo_admission(self, key: SessionKey, token: _Taken | None) -> None:
+        """A creation ``_admit`` let through failed in the store (full with noeviction: OOM; or
+        down): it must not count. Its place in the live count is removed (ZREM, which a full Redis
+        takes) and its request given back to the rate limit. Best effort: should the store refuse
+        these too, what bounds the error is the live entry's score (it leaves the count one TTL and
+        its slack after the admission, as an unused session would) and the rate limit's refill."""
+        try:
+            await self.store.unadmit(key)
+        except LawspeakerError as err:
+            log.warning("a refused creation stays counted as live until its entry expires (%s)", err.reason)
+        await self._give_back(token)
+
+    async def _give_back(self, token: _Taken | None) -> None:
+        """Gives the request ``token`` took back to its rate limit (best effort), and says so in the
+        RateLimit headers."""
+        if token is None:
+            return
+        try:
+            await self.store.give_back(token.bucket, token.per_minute)
+        except LawspeakerError as err:
+            log.warning("a refused creation's request stays taken from its rate limit (%s)", err.reason)
+            return
+        taken = token.taken
+        access.note_rate_limit(
+            create_rate_limit(
+                token.per_minute,
+                token.burst,
+                min(taken.remaining + 1, token.burst),
+                max(taken.full_in - 60.0 / token.per_minute, 0.0),
+            )
+        )
 
     def _state(self, entry: Entry[Any, Any, Any], data: bytes) -> Any:
         return self.rules.decode_state(entry, game_pb2.GameState.FromString(data))
@@ -787,8 +850,12 @@ class SessionApi:
         )
         session = f"{entry.game.id}.{secrets.token_urlsafe(16)}"
         key = SessionKey(session, entry.game.rules_version)
-        await self._admit(key)
-        rev = await self.store.create(key, _ENCODE.encode(record))
+        took = await self._admit(key)
+        try:
+            rev = await self.store.create(key, _ENCODE.encode(record))
+        except LawspeakerError:  # e.g. Redis full (OOM): the refused creation must not count
+            await self._undo_admission(key, took)
+            raise
         metrics.session_created(entry.game.id)
         _keep(self._touched, session, time.monotonic(), RECENT_SESSIONS)
         opened = _Opened(entry, key, Loaded(rev, b"", 0), record, None)
@@ -957,6 +1024,9 @@ class SessionApi:
                 "request exactly, a new request needs a new request_id",
                 "REQUEST_ID_REUSED",
             )
+        # the first attempt may have been refused SESSION_WRITE_NOT_REPLICATED: this answer is an
+        # acknowledgement too, so it waits for replicas as the write would have
+        await self.store.confirm_replicated(o.key)
         metrics.replayed(o.entry.game.id)
         raw = await self.store.read_log(o.key, 0, made.log_length)
         if len(raw) != made.log_length:  # deleted or expired since it was read
@@ -1214,6 +1284,16 @@ class SessionApi:
             )
             _keep(self._watch_views, cache_key, found, WATCH_VIEWS)
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A request a creation took from its rate limit (``SessionApi._admit``): to give it back."""
+
+    bucket: str
+    per_minute: float
+    burst: int
+    taken: Taken
 
 
 @dataclass(frozen=True, slots=True)

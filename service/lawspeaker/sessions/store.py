@@ -28,6 +28,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import enum
+import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,11 +40,22 @@ from lawspeaker.observe import calls, metrics
 from lawspeaker.sessions.cluster import (
     ClusterWatchers,
     NodeConnections,
+    SlotMap,
     cluster_client,
     is_cluster_url,
     seeds,
 )
-from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script, is_transient
+from lawspeaker.sessions.failures import Failure, classify
+from lawspeaker.sessions.resp import Multiplexed, Script, is_transient
+from lawspeaker.sessions.sentinel import (
+    SentinelUrl,
+    is_sentinel_url,
+    locator,
+    master_client,
+    misconfigured,
+    parse_sentinel_url,
+    sentinel_for,
+)
 from lawspeaker.sessions.watchers import WATCH_BYTES, Watchers, WatchQueue, watch_limit
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
@@ -60,7 +73,11 @@ FINGERPRINT_BYTES = 8  # what else identifies the request (its move and etag): a
 # One idem record: digest, forget-at (ms, 6 bytes), revision (4), log length (4), fingerprint.
 IDEM_RECORD_BYTES = REQUEST_DIGEST_BYTES + 6 + 4 + 4 + FINGERPRINT_BYTES
 LIVE_SLACK_FRACTION = 8  # a live session's count entry outlives its TTL by ttl/8 (see ``live_slack``)
+# A demoted primary's connections are dropped at most this often (``RedisStore._reconnect``).
+RECONNECT_SECONDS = 0.1
+PROBE_MS = 60_000  # the write probe's key (``RedisStore.write_health``) expires after this
 T = TypeVar("T")
+log = logging.getLogger("lawspeaker.sessions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +167,16 @@ class Admission:
     retry_after: float = 0.0  # when refused: seconds until the oldest live session would expire
 
 
+@dataclass(frozen=True, slots=True)
+class WriteHealth:
+    """Whether the store takes writes now (a write probe), for health details and the metrics."""
+
+    writable: bool
+    error: str = ""  # Redis's refusal when it refuses writes ("OutOfMemoryError: OOM command ...")
+    # Redis's memory when it has a maxmemory: usedBytes, maxBytes, policy (INFO memory)
+    memory: dict[str, Any] | None = None
+
+
 class SessionStore(Protocol):
     """Keeps sessions. Every method raises LawspeakerError(UNAVAILABLE) when the backend is down."""
 
@@ -168,6 +195,24 @@ class SessionStore(Protocol):
         """Counts a new session as live unless ``cap`` (0: none) sessions already are."""
         ...
 
+    async def unadmit(self, key: SessionKey) -> None:
+        """Stops counting a session ``admit`` counted whose creation then failed (best effort)."""
+        ...
+
+    async def confirm_replicated(self, key: SessionKey) -> None:
+        """Before a retried write is answered from its request id: with ``--redis-wait-replicas``,
+        raises SESSION_WRITE_NOT_REPLICATED unless enough replicas have everything written to the
+        session so far (the first attempt may have been refused for that very reason)."""
+        ...
+
+    async def give_back(self, bucket: str, per_minute: float) -> None:
+        """Gives back one request ``take`` took from a rate limit (a creation then refused)."""
+        ...
+
+    async def write_health(self) -> WriteHealth:
+        """Whether a write goes through now (a probe), and the store's memory when it has a cap."""
+        ...
+
     async def live_sessions(self) -> int:
         """How many sessions are live (for health details)."""
         ...
@@ -178,6 +223,11 @@ class SessionStore(Protocol):
 
     async def durability(self) -> Durability:
         """What an acknowledged write survives."""
+        ...
+
+    async def check(self) -> None:
+        """The start-up check of the store's configuration: StoreConfigError (one line) when it
+        cannot work, LawspeakerError(UNAVAILABLE) when the backend does not answer yet."""
         ...
 
     async def create(self, key: SessionKey, data: bytes) -> int:
@@ -221,7 +271,19 @@ class SessionStore(Protocol):
         ...
 
 
-def unavailable(detail: str) -> LawspeakerError:
+def unavailable(detail: str, outcome_unknown: bool = False) -> LawspeakerError:
+    """``outcome_unknown``: the failure (an error the service does not expect, ``failures``) may have
+    come after a write the call carried was applied, in whole or in part: the message says so."""
+    if outcome_unknown:
+        return LawspeakerError(
+            ErrorCode.UNAVAILABLE,
+            "SESSION_STORE_UNAVAILABLE",
+            f"The session store is unavailable ({detail}, an error the service does not expect; it is "
+            "logged for the operators). Whether a write this call carried was applied is not known: "
+            "retry with the same request_id (and etag) to get the first result if it was kept, or to "
+            "apply it once if it was lost. Sessions resume when the store is back; the stateless RPCs "
+            "keep working.",
+        )
     return LawspeakerError(
         ErrorCode.UNAVAILABLE,
         "SESSION_STORE_UNAVAILABLE",
@@ -229,6 +291,77 @@ def unavailable(detail: str) -> LawspeakerError:
         "reach the store, nothing changed; retry with the same request_id (and etag) to apply it at "
         "most once. Sessions resume when the store is back; the stateless RPCs keep working.",
     )
+
+
+class StoreConfigError(ValueError):
+    """The store cannot work as configured (a malformed ``--redis-url``, or one naming the wrong kind
+    of Redis): the service refuses to start, with this one line."""
+
+
+def shown(url: str) -> str:
+    """``url`` with its password masked, for logs and refusals."""
+    masked = re.sub(r"^([a-z+]*://[^/@:]*:)[^/@]*@", r"\1***@", url)
+    return re.sub(r"([?&](?:ssl_|sentinel_)?password=)[^&]*", r"\1***", masked)
+
+
+def check_url(url: str, files: bool = True) -> None:
+    """Refuses a ``--redis-url`` that cannot work with StoreConfigError (one line, no traceback),
+    before anything connects: an unknown scheme, no host (or socket path), a port out of range, a
+    database that is not a number, options redis-py would refuse only on the first call (an
+    unknown name, a value of the wrong type) and, with ``files``, TLS files it cannot read."""
+    from urllib.parse import urlsplit
+
+    from redis.asyncio.connection import ConnectionPool, parse_url
+    from redis.exceptions import RedisError
+
+    from lawspeaker.sessions.cluster import SCHEMES
+    from lawspeaker.sessions.resp import tls_context
+    from lawspeaker.sessions.sentinel import SCHEMES as SENTINEL_SCHEMES
+
+    def refuse(why: str) -> StoreConfigError:
+        return StoreConfigError(f"{shown(url)}: {why}")
+
+    try:
+        parts = urlsplit(url)
+        scheme = parts.scheme
+        if scheme in SCHEMES:
+            first, nodes = seeds(url)
+            for host, port in nodes:
+                if not 0 < port < 65536:
+                    raise refuse(f"seed {host}:{port}: the port must be 1-65535")
+            plain = [first]
+        elif scheme in SENTINEL_SCHEMES:  # sessions.sentinel: the data nodes' URL carries the options
+            plain = [parse_sentinel_url(url).node_url]
+        else:
+            if scheme not in ("redis", "rediss", "unix"):
+                raise refuse(
+                    "the scheme must be redis://, rediss:// (TLS), unix://, redis+cluster://, "
+                    "rediss+cluster://, redis+sentinel:// or rediss+sentinel://"
+                )
+            if scheme == "unix":
+                if not parts.path:
+                    raise refuse("a unix:// URL names the socket's path: unix:///path/to/redis.sock")
+            else:
+                if not parts.hostname:
+                    raise refuse(f"no host: {scheme}://host[:port][/db]")
+                if parts.port is not None and not 0 < parts.port < 65536:
+                    raise refuse("the port must be 1-65535")
+                if parts.path not in ("", "/") and not parts.path.strip("/").isdigit():
+                    raise refuse(f"the database must be a number ({scheme}://host:port/0), not {parts.path}")
+            plain = [url]
+        for one in plain:
+            pool: Any = ConnectionPool.from_url(one)
+            pool.make_connection()  # checks the options' names and values
+            tls = tls_context(parse_url(one))
+            if tls is not None and files:
+                tls.get()  # reads the CA, certificate and key files
+    except StoreConfigError:
+        raise
+    except (ValueError, TypeError, OSError, RedisError) as err:  # ssl.SSLError is an OSError
+        why = str(err) or type(err).__name__
+        if isinstance(err, TypeError) and "unexpected keyword argument" in why:
+            why = "unknown option " + why.rsplit(" ", 1)[-1]
+        raise refuse(why) from None
 
 
 MOVE_OUTCOME = (
@@ -413,6 +546,25 @@ class MemoryStore:
                 return Admission(False, len(self._sessions), max(soonest - self._clock(), 0.0))
         return Admission(True, len(self._sessions) + 1)
 
+    async def unadmit(self, key: SessionKey) -> None:
+        return None  # the count is the sessions held: a creation that failed holds none
+
+    async def confirm_replicated(self, key: SessionKey) -> None:
+        return None  # no replicas
+
+    async def give_back(self, bucket: str, per_minute: float) -> None:
+        tat = self._rates.get(bucket)
+        if tat is None:
+            return
+        tat -= 60.0 / per_minute
+        if tat <= self._clock():
+            del self._rates[bucket]
+        else:
+            self._rates[bucket] = tat
+
+    async def write_health(self) -> WriteHealth:
+        return WriteHealth(True)  # this process's memory: a write fails only with the process
+
     async def live_sessions(self) -> int:
         self._sweep()
         return len(self._sessions)
@@ -426,6 +578,9 @@ class MemoryStore:
             "sessions live in this process: none survives its restart (use --redis-url)",
             False,
         )
+
+    async def check(self) -> None:
+        return None  # nothing to configure
 
     def _live(self, key: SessionKey) -> _MemorySession | None:
         found = self._sessions.get(key)
@@ -678,6 +833,24 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 return {1, live + 1}
 """
 
+# KEYS: the rate limit's key. ARGV: emission interval (ms). Gives back one request ``_TAKE`` took (for
+# a creation then refused): the theoretical arrival time moves back one interval. Returns the ms
+# until the burst is full again. Under maxmemory with noeviction Redis refuses a script's first write
+# when it may grow memory (SET) but not PEXPIRE, and lets a script that has written go on (so as not
+# to break it half-way): PEXPIRE comes first, so a full Redis takes this too.
+_GIVE_BACK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local back = tonumber(redis.call('GET', KEYS[1]) or '0') - tonumber(ARGV[1])
+if back <= now then
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+redis.call('PEXPIRE', KEYS[1], back - now)
+redis.call('SET', KEYS[1], back, 'PX', back - now)
+return back - now
+"""
+
 # KEYS: the live set. ARGV: ms to count as live, then session ids. Only ids still counted are kept.
 _TOUCH = """
 local t = redis.call('TIME')
@@ -706,6 +879,9 @@ redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
+_CLUSTER_CREATE_SCRIPT = Script(_CLUSTER_CREATE)  # with --redis-wait-replicas: WAIT on its connection
+# KEYS: record. ARGV: ttl seconds. A write (the TTL set again) for WAIT to count: ``confirm_replicated``.
+_CONFIRM_SCRIPT = Script("redis.call('EXPIRE', KEYS[1], ARGV[1])\nreturn 1\n")
 # KEYS: record, log, idem. ARGV: channel, message. Returns how many keys it deleted.
 _CLUSTER_DELETE = """
 local deleted = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
@@ -735,6 +911,10 @@ class RedisStore:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
+        # StoreConfigError: a URL that cannot work, refused before anything connects (its TLS files
+        # are read on connecting; ``serve`` checks them at start: ``check_url`` in ``cli._quotas``)
+        check_url(url, files=False)
+        self.timeout = timeout
         self.ttl = ttl
         self.request_id_ttl = ttl if request_id_ttl is None else request_id_ttl
         self.request_id_bytes = request_id_bytes
@@ -756,6 +936,10 @@ class RedisStore:
         # ``redis+cluster://`` (sessions.cluster): redis-py's cluster client routes every command by
         # slot (MOVED/ASK followed); watch streams use sharded pub/sub, a connection per primary.
         self.cluster = is_cluster_url(url)
+        # ``redis+sentinel://`` (sessions.sentinel): the clients below are of the primary the Sentinels
+        # name (asked on each new connection); one Redis to the rest of the store, so kind "redis".
+        self.sentinel: SentinelUrl | None = parse_sentinel_url(url) if is_sentinel_url(url) else None
+        self._sentinels: Any = None  # redis-py's Sentinel, its clients of the Sentinels
         self.kind = "cluster" if self.cluster else "redis"  # the store label of its metrics
         self.max_watchers = max_watchers
         self.meter = metrics.StoreMeter(self.kind)
@@ -763,9 +947,8 @@ class RedisStore:
         self.client: Any
         self.wait_client: Any
         self.watch_client: Any
+        self.slots: SlotMap | None = None  # a cluster's slot map (``cluster.SlotMap``)
         if self.cluster:
-            if wait_replicas:
-                raise ValueError("--redis-wait-replicas is not supported on a Redis Cluster")
             self.client = cluster_client(
                 url,
                 socket_timeout=timeout,
@@ -773,10 +956,13 @@ class RedisStore:
                 health_check_interval=30,
                 max_connections=256,
             )
+            # With wait_replicas, writes and creations WAIT over the store's own connections
+            # (``cluster.NodeConnections``), each right behind its script on the connection that wrote.
             self.wait_client = self.client
             self.watch_client = None
+            self.slots = SlotMap(self.client, seeds(url)[1])
             self.watchers = ClusterWatchers(
-                self.client,
+                self.slots,
                 url,
                 lambda node: aioredis.Redis.from_url(
                     node,
@@ -794,8 +980,15 @@ class RedisStore:
                 budget=watch_bytes,
             )
         else:
-            self.client = aioredis.Redis.from_url(
-                url,
+            if self.sentinel is not None:
+                self._sentinels = sentinel_for(self.sentinel, timeout, **checked)
+
+            def connect(**options: Any) -> Any:  # a client of the URL's Redis, or of the Sentinels' primary
+                if self.sentinel is None:
+                    return aioredis.Redis.from_url(url, **options)
+                return master_client(self._sentinels, self.sentinel, **options)
+
+            self.client = connect(
                 socket_timeout=timeout,
                 socket_connect_timeout=timeout,
                 health_check_interval=30,
@@ -806,8 +999,7 @@ class RedisStore:
             # timeout leaves room for it, so a slow acknowledgement is SESSION_WRITE_NOT_REPLICATED, not
             # a lost connection.
             self.wait_client = (
-                aioredis.Redis.from_url(
-                    url,
+                connect(
                     socket_timeout=timeout + wait_timeout,
                     socket_connect_timeout=timeout,
                     health_check_interval=30,
@@ -821,8 +1013,7 @@ class RedisStore:
             # client of its own, so watchers (which need no seat token) cannot take the connections the
             # other session RPCs need. It never retries: a reconnection would lose the messages published
             # meanwhile, so a failure ends the streams instead (clients watch again).
-            self.watch_client = aioredis.Redis.from_url(
-                url,
+            self.watch_client = connect(
                 socket_timeout=timeout,
                 socket_connect_timeout=timeout,
                 health_check_interval=30,
@@ -839,12 +1030,20 @@ class RedisStore:
                 budget=watch_bytes,
             )
         self._stopping = False
+        self._reconnected = -RECONNECT_SECONDS  # when ``_reconnect`` last dropped the connections
+        self._logged: set[tuple[str, str]] = set()  # unexpected failures logged: (operation, code)
+        self._writable: bool | None = None  # whether the last write (or probe) went through
+        self._write_error = ""  # Redis's refusal of the last write, when it refused
         # The two scripts every session RPC runs go over one multiplexed connection (``resp``);
         # redis-py serves the rest (creation, deletion, the log, pub/sub).
         # On a cluster: one such connection per primary (``cluster.NodeConnections``).
         self._fast: Multiplexed | NodeConnections | None = None
-        if self.cluster:
-            self._fast = NodeConnections(self.client, url, timeout)
+        if self.slots is not None:  # a load, a creation and a confirmation may safely run twice
+            repeatable = (_LOAD_SCRIPT, _CLUSTER_CREATE_SCRIPT, _CONFIRM_SCRIPT)
+            self._fast = NodeConnections(self.slots, url, timeout, repeatable)
+        elif self.sentinel is not None:  # its address asked of the Sentinels on each (re)connect
+            locate = locator(self._sentinels, self.sentinel.master)
+            self._fast = Multiplexed(self.sentinel.node_url, timeout, locate=locate)
         elif Multiplexed.serves(url):
             self._fast = Multiplexed(url, timeout)
         self._write_script = _CLUSTER_WRITE if self.cluster else _WRITE_SCRIPT
@@ -857,7 +1056,13 @@ class RedisStore:
         }
         self._quota_scripts = {
             name: self.client.register_script(body)
-            for name, body in (("take", _TAKE), ("admit", _ADMIT), ("touch", _TOUCH), ("count", _COUNT))
+            for name, body in (
+                ("take", _TAKE),
+                ("give_back", _GIVE_BACK),
+                ("admit", _ADMIT),
+                ("touch", _TOUCH),
+                ("count", _COUNT),
+            )
         }
 
     @property
@@ -868,6 +1073,91 @@ class RedisStore:
         """How long a session counts as live after creation or a touch: its TTL and some slack, so
         that the count never drops a session Redis still holds (see ``touch``)."""
         return (self.ttl + live_slack(self.ttl)) * 1000
+
+    async def check(self) -> None:
+        """The start-up check that the URL names the kind of Redis it says (``serve`` calls it once):
+        StoreConfigError (one line, naming the URL to use) when a plain URL names a Redis Cluster
+        node, a ``redis+cluster://`` one a seed that is not a cluster node, or Redis refuses the URL's
+        password or database; LawspeakerError(UNAVAILABLE) when Redis does not answer (the service
+        starts anyway and answers 503 until it does). INFO refused (renamed, or an ACL on managed
+        Redis) passes: it cannot tell. Behind Sentinel, first ``sentinel.misconfigured``: hosts that
+        are not Sentinels, a master name they do not know."""
+        if self.cluster:
+            await self._check_seeds()
+            return
+        if self.sentinel is not None:
+            problem = await misconfigured(self._sentinels, self.sentinel, self.timeout)
+            if problem is not None:
+                raise StoreConfigError(f"{shown(self.url)}: {problem}")
+        await self._check_node(self.client, self.url, cluster=False)
+
+    async def _check_node(self, client: Any, url: str, cluster: bool) -> None:
+        """Whether the server behind ``client`` (reached through ``url``) is a cluster node as
+        ``cluster`` says it should be (StoreConfigError if not)."""
+        from urllib.parse import urlsplit
+
+        from redis import exceptions
+
+        try:
+            info = await client.info("cluster")
+        except (exceptions.AuthenticationError, exceptions.AuthorizationError) as err:
+            raise StoreConfigError(f"{shown(url)}: Redis refused the credentials ({err})") from None
+        except exceptions.ResponseError as err:
+            if "DB index" in str(err):  # SELECT refused as the connection was set up
+                raise StoreConfigError(f"{shown(url)}: Redis has no such database ({err})") from None
+            return
+        except exceptions.ConnectionError as err:
+            if "Invalid Database" in str(err):
+                raise StoreConfigError(f"{shown(url)}: Redis has no such database ({err})") from None
+            raise unavailable(f"Redis: {type(err).__name__}") from None
+        except (OSError, TimeoutError, exceptions.RedisError) as err:
+            raise unavailable(f"Redis: {type(err).__name__}") from None
+        enabled = str(info.get("cluster_enabled", "0")) == "1"
+        if enabled == cluster:
+            return
+        parts = urlsplit(url)
+        host, port = parts.hostname or "?", parts.port or 6379
+        tls = parts.scheme.startswith("rediss")
+        if enabled:
+            use = f"{'rediss' if tls else 'redis'}+cluster://{host}:{port}[,host:port...]"
+            raise StoreConfigError(f"{shown(url)} is a Redis Cluster node: use --redis-url {use}")
+        use = f"{'rediss' if tls else 'redis'}://{host}:{port}"
+        raise StoreConfigError(
+            f"{shown(self.url)}: seed {host}:{port} is not a Redis Cluster node (cluster_enabled:0): "
+            f"use --redis-url {use} for a single Redis server"
+        )
+
+    async def _check_seeds(self) -> None:
+        """Every seed of a ``redis+cluster://`` URL that answers must be a cluster node."""
+        import asyncio
+
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        from lawspeaker.sessions.cluster import node_url
+
+        async def one(host: str, port: int) -> None:
+            url = node_url(self.url, host, port)
+            client = aioredis.Redis.from_url(
+                url,
+                socket_timeout=self.timeout,
+                socket_connect_timeout=self.timeout,
+                retry=Retry(NoBackoff(), 0),
+            )
+            try:
+                await self._check_node(client, url, cluster=True)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+        got = await asyncio.gather(*(one(h, p) for h, p in seeds(self.url)[1]), return_exceptions=True)
+        for err in got:
+            if isinstance(err, StoreConfigError):
+                raise err
+        errors = [err for err in got if isinstance(err, BaseException)]
+        if len(errors) == len(got):  # no seed answered
+            raise errors[0]
 
     async def take(self, bucket: str, per_minute: float, burst: int) -> Taken:
         script = self._quota_scripts["take"]
@@ -885,6 +1175,51 @@ class RedisStore:
         if int(got[0]) == 1:
             return Admission(True, int(got[1]))
         return Admission(False, int(got[1]), max(float(got[2]), 0.0) / 1000)
+
+    async def unadmit(self, key: SessionKey) -> None:
+        # ZREM: Redis takes it even when full (noeviction refuses only writes that may grow memory).
+        await self._guard("unadmit", lambda: self.client.zrem(self.live_key, key.session))
+
+    async def give_back(self, bucket: str, per_minute: float) -> None:
+        script = self._quota_scripts["give_back"]
+        interval = max(1, round(60_000 / per_minute))  # as ``take`` counts it
+        key = f"{self.prefix}:rate:{bucket}"
+        await self._guard("give_back", lambda: script(keys=[key], args=[interval]))
+
+    async def write_health(self) -> WriteHealth:
+        """A write probe (``SET <prefix>:health``, expiring): Redis refuses it, as every session write,
+        when full (OOM under maxmemory-policy noeviction) or read-only; with INFO memory (not on a
+        cluster, whose nodes each have their own), when Redis has a maxmemory."""
+        from redis import exceptions
+
+        probe = f"{self.prefix}:health"
+
+        async def run() -> tuple[str, dict[str, Any] | None]:
+            refused = ""
+            try:
+                await self.client.set(probe, b"1", px=PROBE_MS)
+            except exceptions.ResponseError as err:
+                failure = classify(err)
+                if failure is None or not failure.writes_refused:
+                    raise
+                refused = f"{failure.code}: {str(err)[:200]}"
+            memory: dict[str, Any] | None = None
+            if not self.cluster:
+                try:
+                    info = await self.client.info("memory")
+                except exceptions.ResponseError:  # INFO refused (an ACL, a renamed command)
+                    info = {}
+                if int(info.get("maxmemory", 0) or 0) > 0:
+                    memory = {
+                        "usedBytes": int(info.get("used_memory", 0)),
+                        "maxBytes": int(info["maxmemory"]),
+                        "policy": _text(info.get("maxmemory_policy", "unknown")),
+                    }
+            return refused, memory
+
+        refused, memory = await self._guard("probe", run)
+        self._note_writable(not refused, refused)
+        return WriteHealth(not refused, refused, memory)
 
     async def live_sessions(self) -> int:
         script = self._quota_scripts["count"]
@@ -925,25 +1260,93 @@ class RedisStore:
                 tracing.ended(span, ok)
 
     async def _trip(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
+        """``call``, every failure of Redis or its transport raised as UNAVAILABLE (``failures``):
+        the network, a timeout, Redis refusing to serve for now (full, a read-only replica after a
+        failover, a cluster reconfiguring, a long script running: a refused script or an aborted
+        MULTI writes nothing), and the errors that mean a bug or a misconfiguration (logged once).
+        Anything else is the service's own bug (or a LawspeakerError of ``call``) and passes."""
         from redis import exceptions
 
         try:
             return await call()
-        except (TimeoutError, exceptions.ConnectionError, exceptions.TimeoutError, OSError) as err:
-            raise unavailable(f"Redis: {type(err).__name__}") from None
-        except (exceptions.ClusterError, exceptions.RedisClusterException) as err:
-            # A cluster client that followed MOVED, ASK or TRYAGAIN as often as it may (a slot moving,
-            # a node failing over) or finds a slot unserved: not now, and nothing was written.
-            raise unavailable(f"Redis: {type(err).__name__}") from None
-        except (ReplyError, exceptions.ResponseError) as err:
-            # Redis is up but refuses to serve for now (full, a read-only replica after a failover,
-            # a cluster reconfiguring, a long script running): unavailable too, and nothing was
-            # written (a refused script or an aborted MULTI writes nothing). Any other error reply
-            # is a bug. The multiplexed connection's errors start with Redis's code.
-            if is_transient(err):
-                code = str(err).split(" ", 1)[0] if isinstance(err, ReplyError) else type(err).__name__
-                raise unavailable(f"Redis: {code}") from None
-            raise
+        except Exception as err:
+            failure = classify(err)
+            if failure is None:
+                raise
+            # A cluster client that followed MOVED, ASK or TRYAGAIN as often as it may (a slot
+            # moving, a node failing over) or finds a slot unserved: not now, and nothing was
+            # written. The slot map is learnt again (``cluster.SlotMap``: from the URL's seeds
+            # too, should redis-py have lost every node it knew).
+            if self.slots is not None and isinstance(
+                err, (exceptions.ClusterError, exceptions.RedisClusterException)
+            ):
+                self.slots.refresh_soon()
+            await self._failed(operation, failure, err)
+            raise unavailable(f"Redis: {failure.code}", failure.outcome_unknown) from None
+
+    async def _failed(self, operation: str, failure: Failure, err: Exception) -> None:
+        """What a failed round trip tells: writes refused (the store is degraded), a node demoted
+        (reconnect), or an error the service does not expect (logged once per operation and code)."""
+        if failure.writes_refused:
+            self._note_writable(False, f"{failure.code}: {str(err)[:200]}")
+        if not failure.expected:
+            seen = (operation, failure.code)
+            if seen not in self._logged and len(self._logged) < 1000:
+                self._logged.add(seen)
+                explained = ""
+                if failure.code in ("MOVED", "ASK", "MovedError", "AskError") and not self.cluster:
+                    explained = (
+                        f" ({self.where()} answers as a Redis Cluster node: a cluster formed after the "
+                        "service started? Restart it with --redis-url redis+cluster://host:port[,host:port...])"
+                    )
+                log.error(
+                    "session store: Redis call %r failed with %s, which the service does not expect (a bug "
+                    "or a misconfiguration; answered UNAVAILABLE, logged once): %s%s",
+                    operation,
+                    type(err).__name__,
+                    str(err)[:300] or "(no text)",
+                    explained,
+                )
+        if failure.demoted:
+            await self._reconnect(failure.code)
+
+    async def _reconnect(self, code: str) -> None:
+        """The node this store's connections reached answered as no longer the primary (demoted by a
+        failover: READONLY; or MASTERDOWN, LOADING). New connections reach whatever the URL's
+        address points at now (DNS, or a proxy such as HAProxy that checks ``role:master``, or a
+        managed Redis's endpoint), but the open ones stay on the old node (a proxy does not move
+        established connections): so the pipelined connection is retired (the calls on it get their
+        replies, the next one connects anew) and redis-py's pools drop their idle connections and the
+        busy ones as they come back. At most once per RECONNECT_SECONDS: every call in flight on
+        the old connections fails the same way at once. A cluster's clients follow its slot map."""
+        now = time.monotonic()
+        if self.cluster or now - self._reconnected < RECONNECT_SECONDS:
+            return
+        self._reconnected = now
+        log.warning(
+            "session store: Redis at %s answered %s (a failover demoted it?): reconnecting",
+            self.where(),
+            code,
+        )
+        if isinstance(self._fast, Multiplexed):
+            self._fast.retire()
+        for client in {id(c): c for c in (self.client, self.wait_client)}.values():
+            pool = client.connection_pool
+            with contextlib.suppress(Exception):
+                if hasattr(pool, "update_active_connections_for_reconnect"):  # redis-py 8
+                    await pool.update_active_connections_for_reconnect()  # disconnected when released
+                await pool.disconnect(inuse_connections=False)
+
+    def _note_writable(self, writable: bool, error: str = "") -> None:
+        """What the last write (or write probe) told: whether Redis takes writes (the metric)."""
+        self._write_error = "" if writable else error
+        if writable is not self._writable:
+            self._writable = writable
+            if not writable:
+                log.warning("session store: Redis refuses writes (%s)", error)
+            else:
+                log.info("session store: Redis takes writes again")
+        self.meter.writable(writable)
 
     async def create(self, key: SessionKey, data: bytes) -> int:
         record = self.keys(key)[0]
@@ -958,6 +1361,12 @@ class RedisStore:
             return 1
 
         async def run_and_wait() -> int:
+            if isinstance(self._fast, NodeConnections):  # WAIT right behind the script that wrote
+                wait = self.wait_replicas, self.wait_timeout_ms
+                fields = [data, self.ttl]
+                _, acked = await self._fast.script_and_wait(_CLUSTER_CREATE_SCRIPT, [record], fields, *wait)
+                self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
+                return 1
             async with self.wait_client.client() as one:  # WAIT counts this connection's writes
                 async with one.pipeline(transaction=True) as pipe:
                     pipe.hset(record, mapping={"rev": "1", "data": data})
@@ -967,17 +1376,51 @@ class RedisStore:
             self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
             return 1
 
-        return await self._guard("create", run_and_wait if self.wait_replicas else run)
+        rev = await self._guard("create", run_and_wait if self.wait_replicas else run)
+        if self._writable is not True:  # Redis took a write: no longer degraded
+            self._note_writable(True)
+        return rev
 
     def _check_replicated(self, acked: int, what: str, then: str) -> None:
         if acked < self.wait_replicas:
             raise not_replicated(what, acked, self.wait_replicas, self.wait_timeout_ms, then)
 
+    async def confirm_replicated(self, key: SessionKey) -> None:
+        """WAIT counts the writes of the connection it is sent on, and a request id's replay writes
+        nothing: so this sets the session's TTL again (a write, which follows the first attempt's
+        in the replication stream) and WAITs for that. A replica that has it has the move too."""
+        if not self.wait_replicas:
+            return
+        record = self.keys(key)[0]
+        fast = self._fast
+
+        async def run() -> int:
+            if isinstance(fast, NodeConnections):
+                wait = self.wait_replicas, self.wait_timeout_ms
+                _, acked = await fast.script_and_wait(_CONFIRM_SCRIPT, [record], [self.ttl], *wait)
+                return int(acked)
+            async with self.wait_client.pipeline(transaction=False) as pipe:
+                pipe.expire(record, self.ttl)
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+                _, acked = await pipe.execute()
+            return int(acked)
+
+        acked = await self._guard("confirm", run)
+        self._check_replicated(acked, "The move was written", MOVE_OUTCOME)
+
     async def _write_and_wait(self, key: SessionKey, args: list[Any]) -> Any:
         """The write script, then WAIT on the same connection (``--redis-wait-replicas``)."""
-        script = self._scripts[_WRITE_SCRIPT]
+        script = self._scripts[self._write_script]
+        fast = self._fast
 
         async def run() -> Any:
+            if isinstance(fast, NodeConnections):  # a cluster: WAIT right behind the script that wrote
+                got, acked = await fast.script_and_wait(
+                    self._write_script, self.keys(key), args, self.wait_replicas, self.wait_timeout_ms
+                )
+                if int(got[0]) == 1:
+                    self._check_replicated(acked, "The move was written", MOVE_OUTCOME)
+                return got
             async with self.wait_client.pipeline(transaction=False) as pipe:
                 await script(keys=self.keys(key), args=args, client=pipe)
                 pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
@@ -991,19 +1434,24 @@ class RedisStore:
     async def durability(self) -> Durability:
         """What an acknowledged write survives, from the server's own settings (CONFIG GET, INFO)."""
 
-        async def read() -> tuple[dict[str, str], int]:
+        from redis import exceptions
+
+        async def read() -> tuple[dict[str, str], int] | str:
             config: dict[Any, Any] = {}
-            for name in ("appendonly", "appendfsync", "save"):
-                config.update(await self.client.config_get(name))
-            info = await self.client.info("replication")
+            try:
+                for name in ("appendonly", "appendfsync", "save"):
+                    config.update(await self.client.config_get(name))
+                info = await self.client.info("replication")
+            except exceptions.ResponseError as err:  # CONFIG is often renamed or refused on managed Redis
+                if is_transient(err):
+                    raise
+                return f"CONFIG GET refused: {str(err)[:80]}"
             return {_text(k): _text(v) for k, v in config.items()}, int(info.get("connected_slaves", 0))
 
-        try:
-            config, replicas = await self._guard("durability", read)
-        except LawspeakerError:
-            raise
-        except Exception as err:  # CONFIG is often renamed or refused on managed Redis
-            return Durability.unknown(f"CONFIG GET refused: {str(err)[:80]}", self.wait_replicas)
+        got = await self._guard("durability", read)
+        if isinstance(got, str):
+            return Durability.unknown(got, self.wait_replicas)
+        config, replicas = got
         return Durability.of(config, replicas, self.wait_replicas)
 
     async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
@@ -1032,6 +1480,8 @@ class RedisStore:
             got = await self._script("write", self._write_script, key, args)
         status = int(got[0])
         if status == 1:
+            if self._writable is not True:  # Redis took a write: no longer degraded
+                self._note_writable(True)
             return WriteResult(WriteStatus.WRITTEN)
         if status == 0:
             return WriteResult(WriteStatus.MISSING)
@@ -1107,12 +1557,16 @@ class RedisStore:
         if self.cluster:
             tls = " over TLS" if self.url.startswith("rediss") else ""
             return "Redis Cluster seeds " + ",".join(f"{h}:{p}" for h, p in seeds(self.url)[1]) + tls
+        if self.sentinel is not None:
+            return self.sentinel.where()
         kwargs = self.client.connection_pool.connection_kwargs
         tls = " over TLS" if self.url.startswith("rediss:") else ""
         return f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}{tls}"
 
     async def close(self) -> None:
         self._stopping = True
+        if self.slots is not None:
+            await self.slots.close()
         if self._fast is not None:
             await self._fast.close()
         await self.watchers.close()
@@ -1124,6 +1578,9 @@ class RedisStore:
         if self.watch_client is not None:
             with contextlib.suppress(Exception):
                 await self.watch_client.aclose()
+        if self._sentinels is not None:
+            with contextlib.suppress(Exception):
+                await self._sentinels.aclose()
 
 
 async def _closed() -> AsyncIterator[bytes]:

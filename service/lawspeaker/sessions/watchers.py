@@ -109,6 +109,7 @@ class Watchers:
         budget: int = WATCH_BYTES,
         sharded: bool = False,
         on_moved: Callable[[bytes], None] | None = None,
+        on_failed: Callable[[], None] | None = None,
     ) -> None:
         self._client = client
         # Sharded pub/sub (a Redis Cluster node: SSUBSCRIBE, smessage). Redis ends a shard channel's
@@ -116,6 +117,7 @@ class Watchers:
         # with UNAVAILABLE (their clients watch again, on the new owner).
         self._sharded = sharded
         self._on_moved = on_moved  # told of each channel whose slot moved (to refresh a slot map)
+        self._on_failed = on_failed  # told when the connection failed (its node may be gone)
         self._leaving: dict[bytes, int] = {}  # channels let go whose sunsubscribe is still to come
         self._unavailable = unavailable
         self.limit = limit
@@ -177,6 +179,7 @@ class Watchers:
             self._confirming.pop(channel, None)
             self._channels.pop(channel, None)
             detail = f"Redis: {type(err).__name__}"
+            _log_unexpected("subscribing a watch channel", err)
             now = asyncio.get_running_loop().time()
             self._retry_at = now + max(RETRY_AFTER, now - started)
             if self._pubsub is pubsub:
@@ -238,6 +241,7 @@ class Watchers:
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the connection is gone: every stream ends
+            _log_unexpected("reading the watch channels", err)
             if self._pubsub is pubsub:
                 self._fail(f"Redis: {type(err).__name__}")
 
@@ -271,6 +275,12 @@ class Watchers:
             self._channels[channel].discard(queue)
             queue.end(queue.behind())
 
+    def fail(self, detail: str) -> None:
+        """Ends every stream with UNAVAILABLE (``detail``) and drops the connection, as if it had
+        failed: for a cluster node that is no longer a primary (a node that vanished may never close
+        its connection, so the reader would not notice)."""
+        self._fail(detail)
+
     def _fail(self, detail: str) -> None:
         """End every stream with UNAVAILABLE and drop the connection; the next watcher reconnects."""
         self._failure = detail
@@ -289,6 +299,8 @@ class Watchers:
             task = asyncio.create_task(_close(pubsub))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
+        if self._on_failed is not None:
+            self._on_failed()
 
     def _end_all(self, item: Item) -> None:
         for queues in self._channels.values():
@@ -314,3 +326,19 @@ class Watchers:
 async def _close(pubsub: Any) -> None:
     with contextlib.suppress(Exception):
         await pubsub.aclose()
+
+
+_LOGGED: set[str] = set()  # the unexpected pub/sub failures logged already, by class
+
+
+def _log_unexpected(what: str, err: Exception) -> None:
+    """A pub/sub failure that is no failure of the network or of Redis's availability (an ACL that
+    refuses SUBSCRIBE, a reply that cannot be read, a bug): logged once per class at error level,
+    with its text. The streams end with UNAVAILABLE all the same."""
+    from lawspeaker.sessions.failures import classify
+
+    failure = classify(err)
+    name = type(err).__name__
+    if (failure is None or not failure.expected) and name not in _LOGGED and len(_LOGGED) < 100:
+        _LOGGED.add(name)
+        log.error("%s failed with %s, which the service does not expect: %s", what, name, str(err)[:300])
