@@ -18,7 +18,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+from transport.test_hostile_input import SERVE
 from transport.test_serve_command import start
 
 from lawspeaker.games.core import ErrorCode, LawspeakerError
@@ -37,18 +37,6 @@ from .ports import free_port
 
 pytestmark = [pytest.mark.sessions, pytest.mark.transport]
 HAVE_REDIS = shutil.which("redis-server") is not None
-SERVE = [
-    sys.executable,
-    "-m",
-    "lawspeaker",
-    "serve",
-    "--host",
-    "127.0.0.1",
-    "--grpc-port",
-    "0",
-    "--http-port",
-    "0",
-]
 REDIS = ["redis-server", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--port"]
 MALFORMED = [
     "redis://:x",

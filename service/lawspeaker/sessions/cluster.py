@@ -49,6 +49,7 @@ from urllib.parse import urlsplit, urlunsplit
 from redis.crc import key_slot
 
 from lawspeaker.games.core import LawspeakerError
+from lawspeaker.sessions.addresses import host_ports
 from lawspeaker.sessions.resp import Multiplexed, ReplyError, Script
 from lawspeaker.sessions.watchers import Watchers, watch_limit
 
@@ -79,12 +80,7 @@ def seeds(url: str) -> tuple[str, list[tuple[str, int]]]:
     if parts.scheme not in SCHEMES:
         raise ValueError(f"not a cluster URL: {url!r}")
     userinfo, _, hosts = parts.netloc.rpartition("@")
-    found: list[tuple[str, int]] = []
-    for item in hosts.split(","):
-        host, _, port = item.strip().rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"a cluster URL names its seeds as host:port (got {item!r})")
-        found.append((host.strip("[]"), int(port)))
+    found = host_ports(hosts, "a cluster URL names its seeds")
     if not found:
         raise ValueError("a cluster URL names at least one seed node")
     if parts.path not in ("", "/", "/0"):

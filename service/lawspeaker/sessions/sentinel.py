@@ -54,6 +54,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from redis.asyncio.sentinel import MasterNotFoundError, Sentinel
 
+from lawspeaker.sessions.addresses import host_ports
 from lawspeaker.sessions.resp import Locate
 
 log = logging.getLogger("lawspeaker.sessions")
@@ -110,15 +111,7 @@ def parse_sentinel_url(url: str) -> SentinelUrl:
     if parts.scheme not in SCHEMES:
         raise ValueError(f"not a Sentinel URL: {url!r}")
     userinfo, _, hosts = parts.netloc.rpartition("@")
-    sentinels: list[tuple[str, int]] = []
-    for item in hosts.split(","):
-        host, _, port = item.strip().rpartition(":")
-        host = host.strip("[]")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise ValueError(
-                f"a Sentinel URL names its Sentinels as host:port[,host:port...] (got {item.strip()!r})"
-            )
-        sentinels.append((host, int(port)))
+    sentinels = host_ports(hosts, "a Sentinel URL names its Sentinels")
     names = [unquote(p) for p in parts.path.split("/")[1:]]
     if names and not names[-1] and len(names) > 1:
         names.pop()  # a trailing slash
