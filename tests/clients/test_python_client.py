@@ -321,6 +321,21 @@ def test_the_client_sends_its_api_key_and_reports_when_to_retry(transport: str) 
             assert err.retry_after is not None and 0 < err.retry_after <= 10
 
 
+def test_a_rest_refusal_gives_its_wait_to_the_millisecond_from_the_problem_document() -> None:
+    """The Retry-After header has whole seconds only: the problem's ``metadata.retryAfterSeconds``
+    is the exact wait, and the header the fallback when a document has none."""
+    from lawspeaker_client.errors import from_response
+
+    problem = {"code": "RESOURCE_EXHAUSTED", "reason": "SESSION_CREATE_RATE_LIMITED", "detail": "wait"}
+    exact = httpx.Response(
+        429, json={**problem, "metadata": {"retryAfterSeconds": 1.234}}, headers={"retry-after": "2"}
+    )
+    assert from_response(exact).retry_after == 1.234
+    header_only = httpx.Response(429, json=problem, headers={"retry-after": "2"})
+    assert from_response(header_only).retry_after == 2.0
+    assert from_response(httpx.Response(429, json=problem)).retry_after is None
+
+
 def test_a_suggested_move_is_legal_and_comes_again_with_its_seed(client: Client) -> None:
     state = client.new_game("penki", 2, seed=4).state
     for _ in range(30):  # past the opening draws, to a position with a choice

@@ -149,11 +149,17 @@ def from_response(response: httpx.Response) -> LawspeakerClientError:
         if isinstance(v, dict)
     ]
     metadata = doc.get("metadata")
+    # The wait to the millisecond is the problem's metadata.retryAfterSeconds (a number); the
+    # Retry-After header, whole seconds rounded up, is the fallback (a proxy's answer, say).
     retry_after: float | None = None
-    try:
-        retry_after = float(response.headers["retry-after"])
-    except (KeyError, ValueError):  # absent, or an HTTP date (this service sends seconds)
-        retry_after = None
+    exact = metadata.get("retryAfterSeconds") if isinstance(metadata, dict) else None
+    if isinstance(exact, (int, float)) and not isinstance(exact, bool) and exact >= 0:
+        retry_after = float(exact)
+    else:
+        try:
+            retry_after = float(response.headers["retry-after"])
+        except (KeyError, ValueError):  # absent, or an HTTP date (this service sends seconds)
+            retry_after = None
     return LawspeakerClientError(
         str(doc.get("code") or HTTP_CODES.get(status, "UNKNOWN")),
         str(doc.get("reason") or ""),
