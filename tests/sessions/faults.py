@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import signal
 import subprocess
 import threading
 import time
@@ -33,6 +32,7 @@ import grpc
 from lawspeaker.v1 import session_service_pb2 as spb
 from lawspeaker.v1 import session_service_pb2_grpc
 
+from .helpers import stop
 from .ports import free_port
 from .test_topology import Aborted, Acked, GrpcPlayer, Player, RestPlayer, Retry, _reason, _same
 
@@ -79,15 +79,11 @@ def serve(redis_url: str, *extra_args: str) -> Iterator[Service]:
     try:
         yield service
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        reader.join(5)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        reader.join(5)  # the log read to its end before the pipe is closed
+        stop(proc, signal_first=False)
 
 
 def _drain(proc: subprocess.Popen[str], lines: list[str]) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
+from lawspeaker.api.access import CALLER, Caller
 from lawspeaker.api.rules import RulesApi
 from lawspeaker.sessions.service import SessionApi
 from lawspeaker.sessions.store import SessionStore
@@ -78,3 +80,28 @@ def assert_no_rng(msg: Message) -> None:
                 assert_no_rng(item)
         else:
             assert_no_rng(value)
+
+
+async def create_as(
+    api: SessionApi, caller: Caller, request: spb.CreateSessionRequest
+) -> spb.CreateSessionResponse:
+    """CreateSession as ``caller`` (who the transports would say sent it: the quotas count by it)."""
+    token = CALLER.set(caller)
+    try:
+        return await api.create_session(request, None)
+    finally:
+        CALLER.reset(token)
+
+
+def stop(proc: subprocess.Popen[Any], signal_first: bool = True) -> None:
+    """Stops a server process the test started: SIGTERM, then SIGKILL if it has not exited within
+    20 s; closes its stdout pipe."""
+    if signal_first and proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+    if proc.stdout is not None:
+        proc.stdout.close()

@@ -40,6 +40,7 @@ import pytest
 import redis
 from transport.test_serve_command import start
 
+from .helpers import stop
 from .ports import free_port
 
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
@@ -290,14 +291,7 @@ def test_writes_resume_within_two_seconds_of_a_failover_behind_a_stable_address(
     try:
         got, failed = asyncio.run(body())
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        stop(proc)
     print(f"  {got['lost']} acknowledged moves lost, {got['doubled']} doubled", file=sys.stderr)
     assert got["lost"] == 0 and got["doubled"] == 0, got
     assert {(a.status, a.reason) for a in failed} <= {(503, "SESSION_STORE_UNAVAILABLE")}, _kinds(failed)

@@ -15,12 +15,13 @@ import pytest
 import redis
 from prometheus_client import REGISTRY
 
-from lawspeaker.api.access import CALLER, Caller
+from lawspeaker.api.access import Caller
 from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.service import Limits, SessionApi
 from lawspeaker.sessions.store import RedisStore, SessionKey, unavailable
 from lawspeaker.v1 import session_service_pb2 as spb
 
+from .helpers import create_as
 from .test_durability import redis_server
 
 pytestmark = [
@@ -36,11 +37,7 @@ def _writable_metric(store: str) -> float | None:
 
 
 async def _create(api: SessionApi, caller: Caller) -> spb.CreateSessionResponse:
-    token = CALLER.set(caller)
-    try:
-        return await api.create_session(NEW, None)
-    finally:
-        CALLER.reset(token)
+    return await create_as(api, caller, NEW)
 
 
 def _int(value: object) -> int:

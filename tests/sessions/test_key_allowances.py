@@ -15,7 +15,6 @@ import pytest
 from transport.conftest import Servers, run_servers
 
 from lawspeaker.api.access import (
-    CALLER,
     RATE_LIMIT,
     Access,
     Allowance,
@@ -32,7 +31,7 @@ from lawspeaker.v1 import session_service_pb2 as spb
 from lawspeaker.v1 import session_service_pb2_grpc
 
 from .conftest import StoreFactory
-from .helpers import run
+from .helpers import create_as, run
 
 pytestmark = pytest.mark.sessions
 
@@ -118,11 +117,7 @@ def _limits(optional: bool) -> Limits:
 
 
 async def _create(api: SessionApi, caller: Caller) -> spb.CreateSessionResponse:
-    token = CALLER.set(caller)
-    try:
-        return await api.create_session(NEW, None)
-    finally:
-        CALLER.reset(token)
+    return await create_as(api, caller, NEW)
 
 
 async def _count_created(api: SessionApi, caller: Caller, tries: int) -> int:

@@ -39,6 +39,7 @@ from lawspeaker.sessions.watchers import Watchers
 from lawspeaker.v1 import session_service_pb2 as spb
 from lawspeaker.v1 import session_service_pb2_grpc
 
+from .helpers import stop
 from .ports import free_port
 
 pytestmark = [
@@ -476,14 +477,7 @@ def test_every_kind_of_session_call_works_within_a_second_of_each_redis_restart_
     try:
         problems = asyncio.run(body())
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        stop(proc)
     assert not problems, "\n".join(problems)
 
 
