@@ -67,9 +67,18 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
         "INVALID_COMPONENTS": "options.",
         # a bot seat must be below the players, named once, and not with physical dice: relations
         # between fields JSON Schema does not draw
-        "SEAT_OUT_OF_RANGE": "bots",
+        "SEAT_OUT_OF_RANGE": "bots|openSeats",
         "BOT_SEAT_DUPLICATE": "bots",
         "BOTS_WITH_PHYSICAL_DICE": "bots",
+        # open seats likewise (below the players, once, not a bot's, not with physical dice), and
+        # display names: one per seat at most, none for an open seat, 32 characters once normalised
+        # (NFC, controls dropped, spaces made one: no pattern says it)
+        "OPEN_SEAT_DUPLICATE": "openSeats",
+        "OPEN_SEAT_IS_BOT": "openSeats",
+        "OPEN_SEATS_WITH_PHYSICAL_DICE": "openSeats",
+        "DISPLAY_NAMES_TOO_MANY": "displayNames",
+        "DISPLAY_NAME_TOO_LONG": "displayNames",
+        "DISPLAY_NAME_FOR_OPEN_SEAT": "displayNames",
     },
     # A move whose actions are all null sets none: "at least one" is said with minProperties, which
     # counts nulls (a generator turns the exact keywords into wrapper types). And the session's game
@@ -87,11 +96,23 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
     "UndoMove": {"ETAG_REQUIRED": "etag", "IF_MATCH_CONFLICT": "etag"},
     # a pageToken is opaque: only the previous page of this session's list makes a valid one
     "ListSessionMoves": {"INVALID_PAGE_TOKEN": "pageToken"},
+    "ListSessions": {"INVALID_PAGE_TOKEN": "pageToken"},
+    # a display name is normalised before it is measured; a seat must be below the session's players
+    "ClaimSeat": {
+        "DISPLAY_NAME_TOO_LONG": "displayName",
+        "DISPLAY_NAME_REQUIRED": "displayName",
+        "SEAT_OUT_OF_RANGE": "seat",
+    },
+    "ManageSeat": {
+        "DISPLAY_NAME_TOO_LONG": "displayName",
+        "DISPLAY_NAME_UNEXPECTED": "displayName",
+        "SEAT_OUT_OF_RANGE": "seat",
+    },
     # a ticket stands for a seat token: the two together (a header and a query parameter) are refused
     "WatchSession": {"WATCH_TICKET_WITH_TOKEN": "ticket"},
 }
 """By RPC, the 400 reasons a schema-valid JSON request may get, each with the field path its
-violations must start with (``{game}``: the game's member, ``paxPenning``)."""
+violations must start with (``{game}``: the game's member, ``paxPenning``; ``a|b``: either)."""
 for _rpc in ("ValidateMove", "ApplyMove"):  # a move whose actions are all null (see above)
     INEXPRESSIBLE[_rpc]["MOVE_REQUIRED"] = "move.{game}"
 
@@ -115,9 +136,9 @@ def inexpressible(
     expected = INEXPRESSIBLE.get(rpc, {}).get(str(problem.get("reason")))
     if expected is None:
         return None
-    prefix = expected.format(game=camel(game))
+    prefixes = expected.format(game=camel(game)).split("|")
     fields = [str(v.get("field", "")) for v in problem.get("fieldViolations") or ()]
-    if not fields or not all(f == prefix.rstrip(".") or f.startswith(prefix) for f in fields):
+    if not fields or not all(any(f == p.rstrip(".") or f.startswith(p) for p in prefixes) for f in fields):
         return None
     if problem.get("reason") == "MOVE_REQUIRED" and not _move_required(body, game, session):
         return None

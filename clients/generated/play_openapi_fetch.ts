@@ -3,8 +3,10 @@
 // `tsc --strict` and no casts (check.sh), then run as `node build/play_openapi_fetch.js
 // BASE_URL API_KEY` (the server requires the key for every call but the session ones, which take a
 // seat's token). A whole game of Valhalla and a few moves of every other game over the stateless routes,
-// a refusal read from the typed problem, and a session (create, legal moves with a seat's token, a
-// move with the etag, a stale etag refused). It exits non-zero on any surprise.
+// a refusal read from the typed problem, a session (create, legal moves with a seat's token, a
+// move with the etag, a stale etag refused), and the lobby (a session with an open seat found in
+// ListSessions, claimed, a second claim refused, the seat's token reissued by the host, the host
+// deleting it). It exits non-zero on any surprise.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./gen/openapi-fetch/openapi.js";
 
@@ -136,9 +138,11 @@ async function refusal(client: Client): Promise<void> {
 async function session(base: string, keyed: Client, pick: ReturnType<typeof chooser>): Promise<void> {
   const created = answer(await keyed.POST("/v1/sessions", { body: { game: "valhalla", players: 2, seed: "5" } }));
   const sid = created.session.session;
-  const tokens = new Map(created.seatTokens.map((t) => [t.seat ?? 0, t.token]));
+  // seatTokens is left out when no person plays a seat (every seat a bot's or open)
+  const tokens = new Map((created.seatTokens ?? []).map((t) => [t.seat ?? 0, t.token]));
   const token = tokens.get(created.session.toAct?.[0] ?? 0);
   check(tokens.size === 2 && token !== undefined, "a token per seat");
+  check(created.hostToken !== "" && created.session.hasHost === true, "a host token");
   const seat = createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
   const path = { params: { path: { session: sid } } };
   const legal = answer(await seat.POST("/v1/sessions/{session}:legalMoves", path));
@@ -159,6 +163,74 @@ async function session(base: string, keyed: Client, pick: ReturnType<typeof choo
   answer(await seat.DELETE("/v1/sessions/{session}", path));
 }
 
+/** The lobby: a Valhalla session with seat 1 open, found in ListSessions (page by page), claimed
+ * under a display name; a second claim refused (SEAT_NOT_OPEN); the host reissues seat 1's token,
+ * and the old one is refused; a seat may not delete the session, the host does. */
+async function lobby(base: string, keyed: Client): Promise<void> {
+  const created = answer(
+    await keyed.POST("/v1/sessions", {
+      body: { game: "valhalla", players: 2, openSeats: [1], displayNames: ["Astrid"] },
+    }),
+  );
+  const sid = created.session.session;
+  const host = createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${created.hostToken}` } });
+  check(created.seatTokens?.length === 1 && (created.seatTokens[0]?.seat ?? 0) === 0, "a token for seat 0 only");
+  check(created.session.waitingForPlayers === true, "the session waits for its open seat");
+  check(created.session.seats?.[1]?.role === "SEAT_ROLE_OPEN", "seat 1 is open");
+
+  let found: Schemas["Session"] | undefined;
+  let pageToken: string | undefined;
+  for (let page = 0; found === undefined && page < 100; page++) {
+    const query = { game: "valhalla", players: 2, pageSize: 10, pageToken };
+    const listed = answer(await keyed.GET("/v1/sessions", { params: { query } }));
+    for (const s of listed.sessions ?? []) {
+      check(s.game === "valhalla" && s.players === 2 && s.waitingForPlayers === true, "the lobby's filters");
+    }
+    found = listed.sessions?.find((s) => s.session === sid);
+    pageToken = listed.nextPageToken;
+    if (!pageToken) break;
+  }
+  check(found !== undefined, "the session is in the lobby");
+  check(found.seats?.[0]?.displayName === "Astrid", "the lobby names the host's player");
+
+  const path = { params: { path: { session: sid } } };
+  const claimed = answer(
+    await keyed.POST("/v1/sessions/{session}:claimSeat", { ...path, body: { displayName: "Bjorn", seat: 1 } }),
+  );
+  check(claimed.seatToken.seat === 1, "seat 1 claimed");
+  const oldToken = claimed.seatToken.token;
+  const seat1 = createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${oldToken}` } });
+  const view = answer(await seat1.GET("/v1/sessions/{session}", path)).session;
+  const names = (view.seats ?? []).map((s) => s.displayName ?? "");
+  check(view.seat === 1 && names.join() === "Astrid,Bjorn", `the seat's view names both players: ${names.join()}`);
+  check(view.waitingForPlayers !== true, "no longer waiting for players");
+
+  const second = await keyed.POST("/v1/sessions/{session}:claimSeat", { ...path, body: { displayName: "Cnut" } });
+  check(second.error !== undefined && second.response.status === 409, "a second claim is refused with 409");
+  const reason: Schemas["Reason"] = second.error.reason;
+  check(reason === "SEAT_NOT_OPEN", `the reason is SEAT_NOT_OPEN, not ${reason}`);
+
+  const reissued = answer(
+    await host.POST("/v1/sessions/{session}:manageSeat", {
+      ...path,
+      body: { seat: 1, action: "SEAT_ACTION_REISSUE_TOKEN" },
+    }),
+  );
+  const newToken = reissued.seatToken?.token;
+  check(newToken !== undefined && newToken !== oldToken && reissued.seatToken?.seat === 1, "a new token for seat 1");
+  const old = await seat1.GET("/v1/sessions/{session}", path);
+  check(old.error !== undefined && old.response.status === 403, "the old token is refused with 403");
+  check(old.error.reason === "SEAT_TOKEN_INVALID", `the reason is SEAT_TOKEN_INVALID, not ${old.error.reason}`);
+  const seat1Again = createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${newToken}` } });
+  check(answer(await seat1Again.GET("/v1/sessions/{session}", path)).session.seat === 1, "the new token acts");
+
+  const bySeat = await seat1Again.DELETE("/v1/sessions/{session}", path);
+  check(bySeat.error?.reason === "HOST_TOKEN_INVALID" && bySeat.response.status === 403, "only the host deletes");
+  answer(await host.DELETE("/v1/sessions/{session}", path));
+  const gone = await host.GET("/v1/sessions/{session}", path);
+  check(gone.response.status === 404, "the session is gone");
+}
+
 async function main(base: string, key: string): Promise<void> {
   const pick = chooser(7);
   const client = createClient<paths>({ baseUrl: base, headers: { "X-Api-Key": key } });
@@ -171,6 +243,8 @@ async function main(base: string, key: string): Promise<void> {
   console.log("openapi-fetch: a refused move's reason read from the problem (CAST_FIRST)");
   await session(base, client, pick);
   console.log("openapi-fetch: a session played with a seat token, the etag and a stale etag refused");
+  await lobby(base, client);
+  console.log("openapi-fetch: a lobby seat listed, claimed (a second claim SEAT_NOT_OPEN), reissued by the host, deleted");
 }
 
 const [base, key] = process.argv.slice(2);

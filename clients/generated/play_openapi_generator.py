@@ -4,9 +4,10 @@
 Run by ``check.sh`` as ``python play_openapi_generator.py BASE_URL API_KEY`` (the server requires
 the key for every call but the session ones, which take a seat's token): a whole game of Valhalla
 and a few moves of every other game over the stateless routes, a refusal read from the typed
-problem, and a session (create, legal moves with a seat's token, a move with the etag, a stale etag
-refused). Only the generated client's own types and calls (mypy --strict holds them); it exits
-non-zero on any surprise.
+problem, a session (create, legal moves with a seat's token, a move with the etag, a stale etag
+refused), and the lobby (a session with an open seat found in ListSessions, claimed, a second claim
+refused, the seat's token reissued by the host, the host deleting it). Only the generated client's
+own types and calls (mypy --strict holds them); it exits non-zero on any surprise.
 """
 
 from __future__ import annotations
@@ -77,8 +78,10 @@ def session(base: str, key: str, pick: random.Random) -> None:
         created = m.SessionServiceApi(keyed).create_session(
             m.CreateSessionRequest(game=m.GameId.VALHALLA, players=2, seed="5")
         )
-    sid, tokens = created.session.session, {t.seat or 0: t.token for t in created.seat_tokens}
+    # seat_tokens is None when no person plays a seat (every seat a bot's or open)
+    sid, tokens = created.session.session, {t.seat or 0: t.token for t in created.seat_tokens or []}
     assert set(tokens) == {0, 1}, tokens
+    assert created.host_token and created.session.has_host, created
     seat = (created.session.to_act or [0])[0]
     with m.ApiClient(m.Configuration(host=base, access_token=tokens[seat])) as client:
         sessions = m.SessionServiceApi(client)
@@ -107,6 +110,91 @@ def session(base: str, key: str, pick: random.Random) -> None:
         sessions.delete_session(sid)
 
 
+def problem_of(err: m.ApiException) -> tuple[int, m.Problem]:
+    """The status and the typed problem of a refused call."""
+    assert isinstance(err.data, m.Problem), err
+    return err.status, err.data
+
+
+def lobby(base: str, key: str) -> None:
+    """The lobby: a Valhalla session with seat 1 open, found in ListSessions (page by page), claimed
+    under a display name; a second claim refused (SEAT_NOT_OPEN); the host reissues seat 1's token,
+    and the old one is refused; a seat may not delete the session, the host does."""
+    with m.ApiClient(m.Configuration(host=base, api_key={"apiKey": key})) as client:
+        keyed = m.SessionServiceApi(client)
+        created = keyed.create_session(
+            m.CreateSessionRequest(game=m.GameId.VALHALLA, players=2, openSeats=[1], displayNames=["Astrid"])
+        )
+        sid = created.session.session
+        assert [t.seat or 0 for t in created.seat_tokens or []] == [0], created.seat_tokens
+        assert created.session.waiting_for_players, created.session
+        assert created.session.seats and created.session.seats[1].role == m.SeatRole.SEAT_ROLE_OPEN
+
+        found: m.Session | None = None
+        page_token: str | None = None
+        for _ in range(100):
+            listed = keyed.list_sessions(game="valhalla", players=2, page_size=10, page_token=page_token)
+            for s in listed.sessions or []:
+                assert s.game == "valhalla" and s.players == 2 and s.waiting_for_players, s
+            found = next((s for s in listed.sessions or [] if s.session == sid), None)
+            page_token = listed.next_page_token
+            if found is not None or not page_token:
+                break
+        assert found is not None and found.seats, "the session is in the lobby"
+        assert found.seats[0].display_name == "Astrid", found.seats
+
+        claimed = keyed.claim_seat(sid, m.ClaimSeatRequest(displayName="Bjorn", seat=1))
+        assert claimed.seat_token.seat == 1, claimed.seat_token
+        old_token = claimed.seat_token.token
+        try:
+            keyed.claim_seat(sid, m.ClaimSeatRequest(displayName="Cnut"))
+        except m.ApiException as err:
+            status, problem = problem_of(err)
+            assert status == 409 and problem.reason == m.Reason.SEAT_NOT_OPEN, problem
+        else:
+            raise AssertionError("a second claim of the one open seat was accepted")
+
+    with m.ApiClient(m.Configuration(host=base, access_token=old_token)) as client:
+        seat1 = m.SessionServiceApi(client)
+        view = seat1.get_session(sid).session
+        names = [s.display_name or "" for s in view.seats or []]
+        assert view.seat == 1 and names == ["Astrid", "Bjorn"], names
+        assert not view.waiting_for_players, view
+
+        with m.ApiClient(m.Configuration(host=base, access_token=created.host_token)) as hosting:
+            host = m.SessionServiceApi(hosting)
+            # action is a str: openapi-generator types an enum written in place as its base type
+            reissued = host.manage_seat(sid, m.ManageSeatRequest(seat=1, action="SEAT_ACTION_REISSUE_TOKEN"))
+            assert reissued.seat_token is not None and reissued.seat_token.seat == 1, reissued
+            new_token = reissued.seat_token.token
+            assert new_token != old_token
+            try:
+                seat1.get_session(sid)
+            except m.ApiException as err:
+                status, problem = problem_of(err)
+                assert status == 403 and problem.reason == m.Reason.SEAT_TOKEN_INVALID, problem
+            else:
+                raise AssertionError("the reissued seat's old token still reads the session")
+
+            with m.ApiClient(m.Configuration(host=base, access_token=new_token)) as again:
+                seat1_again = m.SessionServiceApi(again)
+                assert seat1_again.get_session(sid).session.seat == 1
+                try:
+                    seat1_again.delete_session(sid)
+                except m.ApiException as err:
+                    status, problem = problem_of(err)
+                    assert status == 403 and problem.reason == m.Reason.HOST_TOKEN_INVALID, problem
+                else:
+                    raise AssertionError("a seat deleted a session that had an open seat")
+            host.delete_session(sid)
+            try:
+                host.get_session(sid)
+            except m.ApiException as err:
+                assert err.status == 404, err
+            else:
+                raise AssertionError("the deleted session is still there")
+
+
 def main(base: str, key: str) -> None:
     pick = random.Random(7)
     with m.ApiClient(m.Configuration(host=base, api_key={"apiKey": key})) as client:
@@ -121,6 +209,11 @@ def main(base: str, key: str) -> None:
         print("openapi-generator python: a refused move's reason read from the problem (CAST_FIRST)")
     session(base, key, pick)
     print("openapi-generator python: a session played with a seat token, the etag and a stale etag refused")
+    lobby(base, key)
+    print(
+        "openapi-generator python: a lobby seat listed, claimed (a second claim SEAT_NOT_OPEN), "
+        "reissued by the host, deleted"
+    )
 
 
 if __name__ == "__main__":

@@ -3,17 +3,21 @@
 // `lawspeaker serve`: compiled with `tsc --strict` and no casts (check.sh), then run as
 // `node build/play_typescript_fetch.js BASE_URL API_KEY` (the server requires the key for every call but
 // the session ones, which take a seat's token). A whole game of Valhalla and a few moves of every
-// other game over the stateless routes, a refusal read from the typed problem, and a session
-// (create, legal moves with a seat's token, a move with the etag, a stale etag refused). It exits
-// non-zero on any surprise.
+// other game over the stateless routes, a refusal read from the typed problem, a session
+// (create, legal moves with a seat's token, a move with the etag, a stale etag refused), and the
+// lobby (a session with an open seat found in ListSessions, claimed, a second claim refused, the
+// seat's token reissued by the host, the host deleting it). It exits non-zero on any surprise.
 import {
   Configuration,
   GameId,
+  ManageSeatRequestActionEnum,
   type Problem,
   ProblemFromJSON,
   Reason,
   ResponseError,
   RulesServiceApi,
+  SeatRole,
+  type Session,
   SessionServiceApi,
 } from "./gen/typescript-fetch/src/index.js";
 
@@ -119,9 +123,11 @@ async function session(base: string, key: string, pick: ReturnType<typeof choose
     createSessionRequest: { game: GameId.Valhalla, players: 2, seed: "5" },
   });
   const session = created.session.session;
-  const tokens = new Map(created.seatTokens.map((t) => [t.seat ?? 0, t.token]));
+  // seatTokens is left out when no person plays a seat (every seat a bot's or open)
+  const tokens = new Map((created.seatTokens ?? []).map((t) => [t.seat ?? 0, t.token]));
   const token = tokens.get(created.session.toAct?.[0] ?? 0);
   check(tokens.size === 2 && token !== undefined, "a token per seat");
+  check(created.hostToken !== "" && created.session.hasHost === true, "a host token");
   const seat = new SessionServiceApi(new Configuration({ basePath: base, accessToken: token }));
   const legal = await seat.sessionLegalMoves({ session });
   check(legal.moves !== undefined && legal.moves.length > 0, "the seat on turn has legal moves");
@@ -140,6 +146,64 @@ async function session(base: string, key: string, pick: ReturnType<typeof choose
   await seat.deleteSession({ session });
 }
 
+/** The lobby: a Valhalla session with seat 1 open, found in ListSessions (page by page), claimed
+ * under a display name; a second claim refused (SEAT_NOT_OPEN); the host reissues seat 1's token,
+ * and the old one is refused; a seat may not delete the session, the host does. */
+async function lobby(base: string, key: string): Promise<void> {
+  const keyed = new SessionServiceApi(new Configuration({ basePath: base, apiKey: key }));
+  const created = await keyed.createSession({
+    createSessionRequest: { game: GameId.Valhalla, players: 2, openSeats: [1], displayNames: ["Astrid"] },
+  });
+  const session = created.session.session;
+  const host = new SessionServiceApi(new Configuration({ basePath: base, accessToken: created.hostToken }));
+  check(created.seatTokens?.length === 1 && (created.seatTokens[0]?.seat ?? 0) === 0, "a token for seat 0 only");
+  check(created.session.waitingForPlayers === true, "the session waits for its open seat");
+  check(created.session.seats?.[1]?.role === SeatRole.SeatRoleOpen, "seat 1 is open");
+
+  let found: Session | undefined;
+  let pageToken: string | undefined;
+  for (let page = 0; found === undefined && page < 100; page++) {
+    const listed = await keyed.listSessions({ game: GameId.Valhalla, players: 2, pageSize: 10, pageToken });
+    for (const s of listed.sessions ?? []) {
+      check(s.game === "valhalla" && s.players === 2 && s.waitingForPlayers === true, "the lobby's filters");
+    }
+    found = listed.sessions?.find((s) => s.session === session);
+    pageToken = listed.nextPageToken;
+    if (!pageToken) break;
+  }
+  check(found !== undefined, "the session is in the lobby");
+  check(found.seats?.[0]?.displayName === "Astrid", "the lobby names the host's player");
+
+  const claimed = await keyed.claimSeat({ session, claimSeatRequest: { displayName: "Bjorn", seat: 1 } });
+  check(claimed.seatToken.seat === 1, "seat 1 claimed");
+  const oldToken = claimed.seatToken.token;
+  const seat1 = new SessionServiceApi(new Configuration({ basePath: base, accessToken: oldToken }));
+  const view = (await seat1.getSession({ session })).session;
+  const names = (view.seats ?? []).map((s) => s.displayName ?? "");
+  check(view.seat === 1 && names.join() === "Astrid,Bjorn", `the seat's view names both players: ${names.join()}`);
+  check(view.waitingForPlayers !== true, "no longer waiting for players");
+
+  const second = await refused(keyed.claimSeat({ session, claimSeatRequest: { displayName: "Cnut" } }));
+  check(second.status === 409 && second.problem.reason === Reason.SeatNotOpen, "a second claim: 409 SEAT_NOT_OPEN");
+
+  const reissued = await host.manageSeat({
+    session,
+    manageSeatRequest: { seat: 1, action: ManageSeatRequestActionEnum.SeatActionReissueToken },
+  });
+  const newToken = reissued.seatToken?.token;
+  check(newToken !== undefined && newToken !== oldToken && reissued.seatToken?.seat === 1, "a new token for seat 1");
+  const old = await refused(seat1.getSession({ session }));
+  check(old.status === 403 && old.problem.reason === Reason.SeatTokenInvalid, "the old token: 403 SEAT_TOKEN_INVALID");
+  const seat1Again = new SessionServiceApi(new Configuration({ basePath: base, accessToken: newToken }));
+  check((await seat1Again.getSession({ session })).session.seat === 1, "the new token acts");
+
+  const bySeat = await refused(seat1Again.deleteSession({ session }));
+  check(bySeat.status === 403 && bySeat.problem.reason === Reason.HostTokenInvalid, "only the host deletes");
+  await host.deleteSession({ session });
+  const gone = await refused(host.getSession({ session }));
+  check(gone.status === 404, "the session is gone");
+}
+
 async function main(base: string, key: string): Promise<void> {
   const pick = chooser(7);
   const rules = new RulesServiceApi(new Configuration({ basePath: base, apiKey: key }));
@@ -152,6 +216,10 @@ async function main(base: string, key: string): Promise<void> {
   console.log("openapi-generator typescript-fetch: a refused move's reason read from the problem (CAST_FIRST)");
   await session(base, key, pick);
   console.log("openapi-generator typescript-fetch: a session played with a seat token, the etag and a stale etag refused");
+  await lobby(base, key);
+  console.log(
+    "openapi-generator typescript-fetch: a lobby seat listed, claimed (a second claim SEAT_NOT_OPEN), reissued by the host, deleted",
+  );
 }
 
 const [base, key] = process.argv.slice(2);

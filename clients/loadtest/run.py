@@ -8,8 +8,12 @@ request type and the errors by code, and exit non-zero on any error.
 
 The server it starts has one API key, ``loadtest``, with an allowance of its own for creating sessions
 (``--api-keys 'loadtest=sha256:<hex>;rate=6000;burst=200'``, docs/quotas.md): the players send it, so
-the server's quotas stay as they are. Against a running server, ``--api-key`` (or LAWSPEAKER_API_KEY)
-is the key its players send.
+the server's quotas for creating sessions stay as they are. A key brings no allowance for the lobby
+(ListSessions and ClaimSeat count per client against ``--lobby-rate``, 120 a minute by default, which
+every player of the load test shares as one client), so that server's lobby rate is raised to the
+same 6000 a minute, burst 200 (``LOBBY_ALLOWANCE``): nobody else uses it. Against a running server,
+``--api-key`` (or LAWSPEAKER_API_KEY) is the key its players send, and its lobby rate holds: a lobby
+call it refuses waits the Retry-After it names.
 
 Needs the dev environment plus the client and Locust:
 ``pip install -e '.[dev]' -e clients/python -r clients/loadtest/requirements.txt``.
@@ -35,6 +39,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 PORTS = re.compile(r"grpc_port=(\d+) http_port=(\d+)")
 LOAD_TEST_ALLOWANCE = "rate=6000;burst=200"  # new sessions a minute and at once, for the load-test key
+# Lobby calls a minute and at once, for the server a runner starts (a key has no lobby allowance)
+LOBBY_ALLOWANCE = ["--lobby-rate", "6000", "--lobby-burst", "200"]
 
 
 def load_test_key() -> tuple[str, str]:
@@ -50,10 +56,10 @@ def load_test_key() -> tuple[str, str]:
 def start_server(
     redis_url: str | None, api_keys: str, extra: list[str] | None = None
 ) -> tuple[subprocess.Popen[str], str, str]:
-    """``lawspeaker serve`` on free loopback ports with these API keys; it and its gRPC and REST
-    addresses."""
+    """``lawspeaker serve`` on free loopback ports with these API keys and the load test's lobby rate;
+    it and its gRPC and REST addresses."""
     args = [sys.executable, "-m", "lawspeaker", "serve", "--host", "127.0.0.1", "--grpc-port", "0"]
-    args += ["--http-port", "0", "--api-keys", api_keys, *(extra or [])]
+    args += ["--http-port", "0", "--api-keys", api_keys, *LOBBY_ALLOWANCE, *(extra or [])]
     if redis_url:
         args += ["--redis-url", redis_url]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -82,13 +88,13 @@ def stop_server(proc: subprocess.Popen[str]) -> None:
 def report(path: Path) -> int:
     """Print the summary of the JSON report the locustfile wrote; returns the number of errors."""
     data = json.loads(path.read_text())
-    head = f"{'type':<5} {'request':<28} {'count':>7} {'fails':>6} {'req/s':>8} "
+    head = f"{'type':<5} {'request':<36} {'count':>7} {'fails':>6} {'req/s':>8} "
     head += f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7}"
     rule = "-" * len(head)
 
     def line(e: dict[str, Any], kind: str, name: str) -> str:
         return (
-            f"{kind:<5} {name:<28} {e['requests']:>7} {e['failures']:>6} {e['rps']:>8.1f} "
+            f"{kind:<5} {name:<36} {e['requests']:>7} {e['failures']:>6} {e['rps']:>8.1f} "
             f"{e['p50']:>7.0f} {e['p95']:>7.0f} {e['p99']:>7.0f}"
         )
 

@@ -31,6 +31,7 @@ MAKERS: dict[str, tuple[int, str, str | None]] = {
     "Problem": (1, "reason", None),
     "problem_response": (1, "reason", None),
     "Violation": (0, "reason", None),
+    "_take_rate": (4, "reason", None),  # the sessions' rate limits: bucket, rate, burst, policy, reason
 }
 PATH_PARAMS = {p for rpc in (*RPCS, *SESSION_RPCS) for p in rpc.path_params}
 

@@ -34,10 +34,18 @@ K6 = Path(sys.executable).parent / "k6"
 KEY = "lsk_k6-test-key"
 
 
-def _sessions() -> SessionApi:
-    """The default quota (30 a minute, 10 at once) and one key with a big allowance, keys required."""
+def _sessions(lobby_per_minute: float = 6000, lobby_burst: int = 200) -> SessionApi:
+    """The default quota (30 a minute, 10 at once) and one key with a big allowance, keys required;
+    the lobby rate the runners give the server they start (clients/loadtest/run.py LOBBY_ALLOWANCE:
+    a key has no lobby allowance, and all VUs are one client)."""
     keys, allowances = parse_api_key_entries(f"loadtest=sha256:{digest(KEY)};rate=6000;burst=200")
-    limits = Limits(create_per_minute=30, create_burst=10, access=Access(keys, allowances=allowances))
+    limits = Limits(
+        create_per_minute=30,
+        create_burst=10,
+        lobby_per_minute=lobby_per_minute,
+        lobby_burst=lobby_burst,
+        access=Access(keys, allowances=allowances),
+    )
     return SessionApi(MemoryStore(), limits=limits)
 
 
@@ -45,6 +53,11 @@ def _sessions() -> SessionApi:
 def servers() -> Iterator[Servers]:
     with run_servers(sessions=_sessions) as running:
         yield running
+
+
+def count(metrics: dict[str, Any], name: str) -> int:
+    """A counter of k6's summary (0 when nothing was counted: k6 leaves such a metric out)."""
+    return int(metrics.get(name, {}).get("count", 0))
 
 
 def k6_run(
@@ -86,7 +99,9 @@ def test_the_sessions_scenario_creates_past_the_default_quota_with_the_load_test
     servers: Servers, tmp_path: Path
 ) -> None:
     """Short games (5 plies) make many creations: far more than the default burst of 10, which only
-    the key's allowance lets through; every check passes and no request fails."""
+    the key's allowance lets through; every check passes and no request fails. A third of the
+    sessions have a clock, and their games, unfinished after 5 plies, end with a resignation; a third
+    are lobby games, VU 1 hosting them and VU 2 claiming their open seat from the lobby."""
     code, metrics, output = k6_run(
         "sessions", servers, tmp_path, "2s", LAWSPEAKER_API_KEY=KEY, LAWSPEAKER_MAX_PLIES="5"
     )
@@ -94,6 +109,34 @@ def test_the_sessions_scenario_creates_past_the_default_quota_with_the_load_test
     assert metrics["iterations"]["count"] > 10
     assert metrics["checks"]["fails"] == 0 and metrics["checks"]["passes"] > 100
     assert metrics["http_req_failed"]["passes"] == 0  # "passes" counts the failed requests
+    clocked = count(metrics, "http_reqs{name:CreateSessionWithClock}")
+    resigned = count(metrics, "http_reqs{name:ResignSeat}")
+    assert clocked > 3 and clocked - 2 <= resigned <= clocked  # (each VU's last iteration may be cut)
+
+    # the lobby: every call answered 200 (or, for a claim that lost a race, the 409 it checks)
+    hosted = count(metrics, "http_reqs{name:CreateSessionWithOpenSeat}")
+    claimed = count(metrics, "lobby_games_claimed")
+    assert hosted > 0 and count(metrics, "http_reqs{name:ListSessions}") > 0
+    assert 0 < claimed <= count(metrics, "http_reqs{name:ClaimSeat}")
+    assert claimed + count(metrics, "lobby_host_stood_in") <= hosted
+    assert count(metrics, "http_reqs{name:Rematch}") <= claimed  # the guest's vote, once a game
+    deleted = count(metrics, "http_reqs{name:DeleteSession host}")
+    assert hosted - 1 <= deleted <= hosted  # (VU 1's last game may be cut)
+    assert count(metrics, "lobby_rate_limited") == 0  # the runners' lobby rate: never reached here
+
+
+def test_the_sessions_scenario_waits_out_the_lobby_rate(tmp_path: Path) -> None:
+    """Against a server whose lobby rate lets one call through every 2 s, the guests' listings and
+    claims are refused with 429 LOBBY_RATE_LIMITED: each waits its Retry-After and is made again,
+    and the run still fails no check and no request."""
+    with run_servers(sessions=lambda: _sessions(lobby_per_minute=30, lobby_burst=1)) as slow:
+        code, metrics, output = k6_run(
+            "sessions", slow, tmp_path, "2s", LAWSPEAKER_API_KEY=KEY, LAWSPEAKER_MAX_PLIES="5"
+        )
+    assert code == 0, output
+    assert count(metrics, "lobby_rate_limited") > 0
+    assert metrics["checks"]["fails"] == 0 and metrics["http_req_failed"]["passes"] == 0
+    assert count(metrics, "http_reqs{name:CreateSessionWithOpenSeat}") > 0
 
 
 def test_the_thresholds_fail_the_run_on_an_http_error(servers: Servers, tmp_path: Path) -> None:
@@ -116,7 +159,8 @@ def _sh_blocks(page: str) -> list[str]:
 
 
 def test_the_k6_runner_command_of_docs_load_tests_runs_as_written() -> None:
-    """The documented k6 command: a real ``lawspeaker serve`` on the local Redis, three scenarios."""
+    """The documented k6 command: a real ``lawspeaker serve`` on the local Redis, three scenarios, the
+    lobby's games claimed (its ListSessions and ClaimSeat answered on a Redis lobby index)."""
     (block,) = _sh_blocks("load-tests.md")
     (command,) = [line for line in block.splitlines() if "k6_run.py" in line]
     done = subprocess.run(
@@ -127,6 +171,8 @@ def test_the_k6_runner_command_of_docs_load_tests_runs_as_written() -> None:
         assert re.search(
             rf"^{scenario} +iterations +[1-9]\d* +checks +\d+ passed +0 failed", done.stdout, re.M
         )
+    # both VUs' first sessions are a lobby game: VU 1 hosts it, VU 2 claims its seat from the lobby
+    assert re.search(r"^ +lobby: [1-9]\d* hosted, [1-9]\d* claimed,", done.stdout, re.M), done.stdout
     assert done.stdout.rstrip().endswith("OK: no errors")
 
 

@@ -105,3 +105,14 @@ def stop(proc: subprocess.Popen[Any], signal_first: bool = True) -> None:
         proc.wait(10)
     if proc.stdout is not None:
         proc.stdout.close()
+
+
+def without_presence(session: Any) -> Any:
+    """A copy of a ``Session`` without who is connected and when each seat was last seen: what two
+    reads of one version may tell apart (presence is not part of the version)."""
+    copy = type(session)()
+    copy.CopyFrom(session)
+    for seat in copy.seats:
+        seat.ClearField("connected")
+        seat.ClearField("last_seen")
+    return copy

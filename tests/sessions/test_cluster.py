@@ -189,7 +189,7 @@ def test_moving_a_live_sessions_slot_loses_no_move_and_shows_clients_only_retrya
             while (step := await asyncio.to_thread(next, steps, None)) is not None:
                 moved = step
                 await asyncio.sleep(0.1)  # clients play against the slot in this state (ASK, TRYAGAIN)
-            assert moved == 3, "the session's record, log and request ids were migrated"
+            assert moved == 4, "the session's record, log, request ids and presence were migrated"
             assert redis_cluster.owner(slot) == destination
             connections = store._fast
             assert isinstance(connections, NodeConnections)  # the pipelined connection per primary

@@ -173,7 +173,7 @@ def test_a_creation_the_store_refuses_gives_back_its_rate_limit_request_and_its_
             rate_key = f"{prefix}:rate:create:{bob.quota_key}"
             tat = int(client.get(rate_key) or 0)
 
-            async def refuse(key: SessionKey, data: bytes) -> int:
+            async def refuse(key: SessionKey, data: bytes, outbox: bytes = b"") -> int:
                 raise unavailable("Redis: ConnectionError")
 
             store.create = refuse  # type: ignore[method-assign]

@@ -92,15 +92,16 @@ def _command(port: int, *args: str, timeout: float = 0.2) -> bytes:
 class PrivateRedis:
     """A redis-server of this test's own, stopped and started again on the same port."""
 
-    def __init__(self, port: int, data: Path) -> None:
+    def __init__(self, port: int, data: Path, fsync: str = "everysec") -> None:
         self.port = port
         self.data = data
+        self.fsync = fsync  # the AOF's appendfsync when it persists ("always": a SIGKILL loses nothing)
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, persist: bool) -> None:
         server = shutil.which("redis-server")
         assert server is not None
-        aof = ["--appendonly", "yes", "--appendfsync", "everysec"] if persist else ["--appendonly", "no"]
+        aof = ["--appendonly", "yes", "--appendfsync", self.fsync] if persist else ["--appendonly", "no"]
         where = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data)]
         self.proc = subprocess.Popen(
             [server, *where, "--save", "", *aof],

@@ -243,6 +243,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             "DeleteSession": spb.DeleteSessionRequest(session=doomed.session.session),
             "WatchSession": spb.WatchSessionRequest(session=sid),
             "CreateWatchTicket": spb.CreateWatchTicketRequest(session=sid),
+            # on a version long gone: refused (ABORTED), so the session stays in play for the others
+            "ResignSeat": spb.ResignSeatRequest(session=sid, etag="999999"),
+            "ListSessions": spb.ListSessionsRequest(game=GAME, page_size=5),
+            # refused without changing the session: no seat of it is open, the seat token is no host's,
+            # the game is not over
+            "ClaimSeat": spb.ClaimSeatRequest(session=sid, display_name="Ulf"),
+            "ManageSeat": spb.ManageSeatRequest(session=sid, seat=1, action=spb.SEAT_ACTION_CLOSE),
+            "Rematch": spb.RematchRequest(session=sid),
         }
         assert set(running.requests) == {r.name for r in ALL_RPCS}, "a method has no valid request here"
         yield running

@@ -264,7 +264,7 @@ ROUTES: dict[str, set[str]] = {
     "/v1/games/valhalla:legalMoves": {"POST"},
     "/v1/games/valhalla:validateMove": {"POST"},
     "/v1/games/valhalla:applyMove": {"POST"},
-    "/v1/sessions": {"POST"},
+    "/v1/sessions": {"GET", "POST"},  # ListSessions (the lobby), CreateSession
     "/v1/sessions/valhalla.nope": {"GET", "DELETE"},
     "/v1/sessions/valhalla.nope/moves": {"GET"},
     "/v1/sessions/valhalla.nope:legalMoves": {"POST"},

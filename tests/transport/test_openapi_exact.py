@@ -189,6 +189,8 @@ def test_every_required_field_is_one_the_server_refuses_to_go_without(http: http
     session = created["session"]["session"]
     seat = {"Authorization": f"Bearer {created['seatTokens'][0]['token']}"}
     without_seed = {**state, "rng": {k: v for k, v in state["rng"].items() if k != "seed"}}
+    lobby = http.post("/v1/sessions", json={"game": "valhalla", "players": 2, "openSeats": [1]}).json()
+    open_session, host = lobby["session"]["session"], {"Authorization": f"Bearer {lobby['hostToken']}"}
     # the message, its URL, a complete body (accepted) and each required field's refusal without it
     cases: dict[str, tuple[str, dict[str, Any], dict[str, str]]] = {
         "lawspeaker.v1.NewGameRequest": ("/v1/games/valhalla:new", {"players": 2}, {}),
@@ -218,6 +220,16 @@ def test_every_required_field_is_one_the_server_refuses_to_go_without(http: http
             f"/v1/sessions/{session}:applyMove",
             {"move": move, "etag": created["session"]["etag"]},
             seat,
+        ),
+        "lawspeaker.v1.ClaimSeatRequest": (
+            f"/v1/sessions/{open_session}:claimSeat",
+            {"displayName": "Ulf"},
+            {},
+        ),
+        "lawspeaker.v1.ManageSeatRequest": (
+            f"/v1/sessions/{open_session}:manageSeat",
+            {"seat": 0, "action": "SEAT_ACTION_REISSUE_TOKEN"},
+            host,
         ),
     }
     assert set(cases) | {"lawspeaker.v1.RngState"} == set(openapi.REQUIRED)
@@ -303,6 +315,62 @@ def test_the_if_match_pattern_is_what_the_service_parses(header: str) -> None:
     assert bool(re.match(openapi.IF_MATCH_PATTERN, header)) is parsed
 
 
+# --------------------------------------------------------------------------- clocks and resignation
+
+
+@pytest.mark.parametrize(
+    ("clock", "ok"),
+    [
+        (None, True),  # null: no clock
+        ({"perMoveSeconds": 60}, True),
+        ({"bankSeconds": 300, "incrementSeconds": 5}, True),
+        ({"perMoveSeconds": 259200, "bankSeconds": None, "incrementSeconds": 0}, True),  # correspondence
+        ({"perMoveSeconds": 60, "onTimeout": "TIMEOUT_ACTION_FORFEIT", "timeoutBotLevel": None}, True),
+        ({"perMoveSeconds": openapi.BOUNDS["lawspeaker.v1.Clock.per_move_seconds"][1]}, True),
+        ({"perMoveSeconds": openapi.BOUNDS["lawspeaker.v1.Clock.per_move_seconds"][1] + 1}, False),
+        ({"perMoveSeconds": 60, "bankSeconds": -1}, False),
+        ({"perMoveSeconds": 60, "incrementSeconds": 5}, False),  # an increment needs a bank
+        ({}, False),  # a clock with neither a limit per move nor a bank
+        ({"perMoveSeconds": 0, "bankSeconds": None}, False),
+    ],
+)
+def test_a_clock_the_document_allows_is_one_the_server_takes(
+    http: httpx.Client, clock: dict[str, Any] | None, ok: bool
+) -> None:
+    body = {"game": "valhalla", "players": 2, "clock": clock}
+    assert valid(schema_of("/v1/sessions"), body) is ok
+    answer = http.post("/v1/sessions", json=body)
+    assert (answer.status_code == 200) is ok, answer.text
+    if ok:
+        assert valid(schema_of("/v1/sessions", status="200"), answer.json())
+    else:
+        assert answer.status_code == 400 and answer.json()["reason"] == "CLOCK_INVALID"
+
+
+def test_a_resignation_and_what_it_leaves_are_what_the_document_says(http: httpx.Client) -> None:
+    clock = {"bankSeconds": 300, "incrementSeconds": 5}
+    created = http.post("/v1/sessions", json={"game": "valhalla", "players": 2, "clock": clock}).json()
+    session = created["session"]["session"]
+    seat = {"Authorization": f"Bearer {created['seatTokens'][1]['token']}"}
+    url = f"/v1/sessions/{session}:resign"
+    resign = schema_of("/v1/sessions/{session}:resign")
+    assert not valid(resign, {"etag": "x"})
+    refused = http.post(url, json={"etag": "x"}, headers=seat)
+    assert refused.status_code == 400 and refused.json()["reason"] == "ETAG_MALFORMED"
+    body = {"etag": "", "action": None, "botLevel": None}  # each unset: now, forfeit, the default bot
+    assert valid(resign, body)
+    resigned = http.post(url, json=body, headers=seat)
+    assert resigned.status_code == 200, resigned.text
+    assert valid(schema_of("/v1/sessions/{session}:resign", status="200"), resigned.json())
+    assert resigned.headers["ETag"] == f'"{resigned.json()["session"]["etag"]}"'
+    assert resigned.json()["session"]["result"]["reason"] == "RESULT_REASON_RESIGNATION"
+    got = http.get(f"/v1/sessions/{session}", headers=seat)
+    assert valid(schema_of("/v1/sessions/{session}", "get", "200"), got.json())
+    moves = http.get(f"/v1/sessions/{session}/moves", headers=seat)
+    assert valid(schema_of("/v1/sessions/{session}/moves", "get", "200"), moves.json())
+    assert moves.json()["moves"][-1]["seatEvent"]["kind"] == "SEAT_EVENT_KIND_RESIGNED"
+
+
 # --------------------------------------------------------------------------- enum values never unset
 
 
@@ -386,6 +454,11 @@ def _levels_refused_unset(http: httpx.Client) -> set[str]:
     bots = {"game": "valhalla", "players": 2, "bots": [{"seat": 1}]}
     if http.post("/v1/sessions", json=bots).json().get("reason") == "BOT_LEVEL_REQUIRED":
         found.add("lawspeaker.v1.BotSeat.level")
+    made = http.post("/v1/sessions", json={"game": "valhalla", "players": 2}).json()
+    host = {"Authorization": f"Bearer {made['hostToken']}"}
+    manage = f"/v1/sessions/{made['session']['session']}:manageSeat"
+    if http.post(manage, json={"seat": 1}, headers=host).json().get("reason") == "SEAT_ACTION_INVALID":
+        found.add("lawspeaker.v1.ManageSeatRequest.action")
     return found
 
 

@@ -375,7 +375,10 @@ def envs() -> Iterator[dict[str, Env]]:
     configs: dict[str, tuple[RulesApi | None, Callable[[], SessionApi] | None]] = {
         "main": (None, _memory()),
         "keys": (None, _memory(Limits(access=keys))),
-        "rate": (None, _memory(Limits(create_per_minute=0.001, create_burst=1))),
+        "rate": (
+            None,
+            _memory(Limits(create_per_minute=0.001, create_burst=1, lobby_per_minute=0.001, lobby_burst=1)),
+        ),
         "cap": (None, _memory(Limits(max_sessions=1))),
         "watch": (None, _memory(max_watchers=1)),
         "down": (None, lambda: SessionApi(RedisStore("redis://127.0.0.1:1/0", timeout=0.2))),
@@ -414,6 +417,52 @@ def _session(env: Env, game: str = "valhalla", **fields: Any) -> tuple[str, list
         )
     )
     return made.session.session, [f"Bearer {t.token}" for t in made.seat_tokens], made.session.etag
+
+
+def _hosted(env: Env, game: str = "valhalla", players: int = 2, **fields: Any) -> tuple[str, list[str], str]:
+    """A new session with its host token: its id, the seat tokens (bearer headers) and the host's."""
+    request = session_service_pb2.CreateSessionRequest(game=game, players=players, seed=7, **fields)
+    made = env.ok(Call("CreateSession", request))
+    return made.session.session, [f"Bearer {t.token}" for t in made.seat_tokens], f"Bearer {made.host_token}"
+
+
+def _lobby_call(
+    method: str, who: str | None = "host", players: int = 2, **fields: Any
+) -> Callable[[Env, str], Call]:
+    """A call on a new Valhalla session whose last seat is open, as ``who``: "host", "seat" (seat 0) or
+    None (no token)."""
+
+    def make(env: Env, _: str) -> Call:
+        session, tokens, host = _hosted(env, open_seats=[players - 1], players=players)
+        bearer = {"host": host, "seat": tokens[0], None: None}[who]
+        return Call(method, BY_NAME[method].request_type(session=session, **fields), bearer)
+
+    return make
+
+
+def _seat_out(env: Env, _: str) -> Call:
+    """The host gives a seat that resigned (and is out) to someone else."""
+    session, tokens, host = _hosted(env, "pax_penning", 3)
+    env.ok(Call("ResignSeat", session_service_pb2.ResignSeatRequest(session=session), tokens[1]))
+    request = session_service_pb2.ManageSeatRequest(
+        session=session, seat=1, action=session_service_pb2.SEAT_ACTION_REISSUE_TOKEN
+    )
+    return Call("ManageSeat", request, host)
+
+
+def _lobby_twice(env: Env, transport: str) -> Call:
+    """A listing after one that used the lobby allowance up (as _create_twice does for creations)."""
+    first = env.reason(transport, Call("ListSessions", session_service_pb2.ListSessionsRequest()))
+    assert first in (None, "LOBBY_RATE_LIMITED"), first
+    return Call("ListSessions", session_service_pb2.ListSessionsRequest())
+
+
+def _creating(**fields: Any) -> Callable[[Env, str], Call]:
+    def make(_: Env, __: str) -> Call:
+        request = session_service_pb2.CreateSessionRequest(game="valhalla", players=2, **fields)
+        return Call("CreateSession", request)
+
+    return make
 
 
 def _legal(env: Env, session: str, token: str) -> session_service_pb2.SessionLegalMovesResponse:
@@ -466,6 +515,14 @@ def _new(game: str, players: int = 2, **options: Any) -> Call:
 
 def _created() -> session_service_pb2.CreateSessionRequest:
     return session_service_pb2.CreateSessionRequest(game="valhalla", players=2)
+
+
+def _with_webhook(url: str) -> Call:
+    """A CreateSession naming a webhook URL (refused before any DNS: a scheme, an address literal)."""
+    request = session_service_pb2.CreateSessionRequest(
+        game="valhalla", players=2, webhook=session_service_pb2.Webhook(url=url)
+    )
+    return Call("CreateSession", request)
 
 
 def _version_mismatch(_: Env, __: str) -> Call:
@@ -623,6 +680,34 @@ def _suggest(level: int = game_pb2.BOT_LEVEL_RANDOM, **fields: Any) -> Callable[
     return make
 
 
+def _resigned(then: str) -> Callable[[Env, str], Call]:
+    """A Valhalla session where the seat not to act resigns (``over``: and loses, then the other
+    tries to resign; else it hands its seat to a bot, then ``again`` resigns once more, ``undo`` has
+    the other seat undo the resignation)."""
+    spb = session_service_pb2
+
+    def make(env: Env, _: str) -> Call:
+        session, tokens, _etag = _session(env)
+        to_act = _legal(env, session, tokens[0]).to_act[0]
+        other = 1 - to_act
+        if then == "over":
+            env.ok(Call("ResignSeat", spb.ResignSeatRequest(session=session), tokens[other]))
+            return Call("ResignSeat", spb.ResignSeatRequest(session=session), tokens[to_act])
+        left = env.ok(
+            Call(
+                "ResignSeat",
+                spb.ResignSeatRequest(session=session, action=spb.RESIGN_ACTION_BOT),
+                tokens[other],
+            )
+        )
+        if then == "again":
+            return Call("ResignSeat", spb.ResignSeatRequest(session=session), tokens[other])
+        undo = spb.UndoMoveRequest(session=session, etag=left.session.etag)
+        return Call("UndoMove", undo, tokens[to_act])
+
+    return make
+
+
 def _bot_seats(*bots: tuple[int, int], **fields: Any) -> Callable[[Env, str], Call]:
     def make(_: Env, __: str) -> Call:
         seats = [game_pb2.BotSeat(seat=s, level=level) for s, level in bots]
@@ -708,9 +793,56 @@ PROVOKE: dict[str, Provocation] = {
     "NOTHING_TO_UNDO": main(_session_call("UndoMove", etag=True)),
     "UNDO_NOT_YOURS": main(lambda e, t: _chance_then(e, "other")),
     "UNDO_AFTER_CHANCE": main(lambda e, t: _chance_then(e, "undo")),
+    "UNDO_AFTER_SEAT_EVENT": main(_resigned("undo")),
+    "SESSION_OVER": main(_resigned("over")),
+    "SEAT_RESIGNED": main(_resigned("again")),
+    "RESIGN_ACTION_INVALID": main(_session_call("ResignSeat", action=7)),
+    "CLOCK_INVALID": main(
+        lambda e, t: Call(
+            "CreateSession",
+            session_service_pb2.CreateSessionRequest(
+                game="valhalla", players=2, clock=session_service_pb2.Clock(per_move_seconds=-1)
+            ),
+        )
+    ),
+    "WEBHOOK_URL_INVALID": main(lambda e, t: _with_webhook("ftp://hooks.example/lawspeaker")),
+    "WEBHOOK_HOST_NOT_ALLOWED": main(lambda e, t: _with_webhook("https://169.254.169.254/latest")),
     "INVALID_PAGE_SIZE": main(_session_call("ListSessionMoves", token=None, page_size=-1)),
     "INVALID_PAGE_TOKEN": main(_session_call("ListSessionMoves", token=None, page_token="nonsense")),
     "SESSION_CREATE_RATE_LIMITED": on("rate", _create_twice),
+    "LOBBY_RATE_LIMITED": on("rate", _lobby_twice),
+    "HOST_TOKEN_REQUIRED": main(_lobby_call("DeleteSession", None)),
+    "HOST_TOKEN_INVALID": main(
+        _lobby_call("ManageSeat", "seat", seat=1, action=session_service_pb2.SEAT_ACTION_CLOSE)
+    ),
+    "HOST_TOKEN_NOT_A_SEAT": main(
+        _lobby_call(
+            "SessionApplyMove", "host", players=2, move=game_pb2.Move(valhalla={"cast": {}}), etag="1"
+        )
+    ),
+    "WAITING_FOR_PLAYERS": main(
+        _lobby_call("SessionApplyMove", "seat", move=game_pb2.Move(valhalla={"cast": {}}), etag="1")
+    ),
+    "SEAT_NOT_OPEN": main(_session_call("ClaimSeat", token=None, display_name="Ulf")),
+    "SEAT_OUT": main(_seat_out),
+    "SEAT_ACTION_INVALID": main(_lobby_call("ManageSeat", seat=1)),
+    "DISPLAY_NAME_REQUIRED": main(_lobby_call("ClaimSeat", None, display_name=" ")),
+    "DISPLAY_NAME_TOO_LONG": main(_lobby_call("ClaimSeat", None, display_name="Ragnar" * 10)),
+    "DISPLAY_NAMES_TOO_MANY": main(_creating(display_names=["a", "b", "c"])),
+    "DISPLAY_NAME_FOR_OPEN_SEAT": main(_creating(open_seats=[1], display_names=["a", "b"])),
+    "DISPLAY_NAME_UNEXPECTED": main(
+        _lobby_call("ManageSeat", seat=1, action=session_service_pb2.SEAT_ACTION_CLOSE, display_name="x")
+    ),
+    "OPEN_SEAT_IS_BOT": main(
+        _creating(open_seats=[1], bots=[game_pb2.BotSeat(seat=1, level=game_pb2.BOT_LEVEL_RANDOM)])
+    ),
+    "OPEN_SEAT_DUPLICATE": main(_creating(open_seats=[1, 1])),
+    "OPEN_SEATS_WITH_PHYSICAL_DICE": main(_creating(open_seats=[1], physical_dice=True)),
+    "PLAYERS_OUT_OF_RANGE": main(
+        lambda e, t: Call("ListSessions", session_service_pb2.ListSessionsRequest(players=-1))
+    ),
+    "GAME_NOT_OVER": main(_session_call("Rematch")),
+    "REMATCH_TOKEN_REQUIRED": main(_session_call("Rematch", token=None)),
     "SESSION_LIMIT_REACHED": on("cap", _create_twice),
     "SESSION_STORE_UNAVAILABLE": on(
         "down", lambda e, t: Call("GetSession", session_service_pb2.GetSessionRequest(session="valhalla.x1"))

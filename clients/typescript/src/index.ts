@@ -26,7 +26,10 @@ export { Code, ConnectError } from "@connectrpc/connect";
 export { create, fromJson, toJson } from "@bufbuild/protobuf";
 
 export interface LawspeakerClientOptions {
-  /** A seat token of a game session, sent as `Authorization: Bearer <token>` on every call. */
+  /**
+   * A seat token of a game session (or its host token), sent as `Authorization: Bearer <token>` on
+   * every call.
+   */
   token?: string;
   /**
    * An API key, sent as `X-Api-Key` on every call, for a service configured with API keys (creating
@@ -47,7 +50,14 @@ export interface LawspeakerClientOptions {
 export interface LawspeakerClients {
   /** The stateless rules: every request carries the game state. */
   rules: Client<typeof RulesService>;
-  /** Server-held game sessions; a seat acts with its token (see `withToken`). */
+  /**
+   * Server-held game sessions; a seat acts with its token (see `withToken`), resigns with
+   * `resignSeat`. The lobby needs no token: `listSessions` lists the sessions with open seats and
+   * `claimSeat` takes one under a display name (its answer holds the seat's token). With the host
+   * token `createSession` returned, `manageSeat` reissues a seat's token, hands a seat to a bot,
+   * opens or closes it, and `rematch` (also a seat's request, made once every player asked) starts
+   * the next game with the same tokens, each player one seat on.
+   */
   sessions: Client<typeof SessionService>;
 }
 

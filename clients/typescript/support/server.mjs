@@ -8,9 +8,12 @@ import { fileURLToPath } from "node:url";
 export const BIN =
   process.env.LAWSPEAKER_BIN ?? fileURLToPath(new URL("../../../.venv/bin/lawspeaker", import.meta.url));
 
-/** A running server: `baseUrl` is its HTTP port; `stop()` sends SIGTERM and waits for the exit. */
-export async function startServer() {
-  const server = spawn(BIN, ["serve", "--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0"], {
+/**
+ * A running server: `baseUrl` is its HTTP port; `stop()` sends SIGTERM and waits for the exit.
+ * `args` are more `serve` flags (e.g. `["--create-rate", "0"]` for a test that creates many sessions).
+ */
+export async function startServer({ args = [] } = {}) {
+  const server = spawn(BIN, ["serve", "--host", "127.0.0.1", "--grpc-port", "0", "--http-port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LAWSPEAKER_REDIS_URL: "" },
   });

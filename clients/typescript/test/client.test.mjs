@@ -3,7 +3,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { Code, ConnectError, createLawspeakerClients, errorInfo, withToken } from "../dist/index.js";
+import {
+  Code,
+  ConnectError,
+  ResignAction,
+  ResultReason,
+  SeatAction,
+  SeatEventKind,
+  SeatRole,
+  createLawspeakerClients,
+  errorInfo,
+  withToken,
+} from "../dist/index.js";
 import { startServer } from "../support/server.mjs";
 
 const MAX_MOVES = 5000;
@@ -12,7 +23,8 @@ let server;
 let baseUrl;
 
 before(async () => {
-  server = await startServer();
+  // the lobby tests create, list and claim more sessions a minute than one client may by default
+  server = await startServer({ args: ["--create-rate", "0", "--lobby-rate", "0"] });
   baseUrl = server.baseUrl;
 });
 
@@ -174,6 +186,299 @@ describe("SessionService over Connect", () => {
   });
 });
 
+describe("clocks and ResignSeat over Connect", () => {
+  test("a clocked session shows each seat's time; a resignation ends a two-player game", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const clock = { perMoveSeconds: 60, bankSeconds: 300, incrementSeconds: 10 };
+    const created = await sessions.createSession({ game: "valhalla", players: 2, clock });
+    const id = created.session.session;
+    assert.equal(created.session.clock.bankSeconds, 300);
+    let view = created.session;
+    for (let i = 0; !view.deadline && i < 100; i++) {
+      // the server casts the opening sticks itself (no clock runs on a chance step)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      view = (await sessions.getSession({ session: id })).session;
+    }
+    assert.deepEqual(view.seats.map((s) => s.seat), [0, 1]);
+    assert.ok(view.seats.every((s) => s.timeLeftSeconds > 0 && s.timeLeftSeconds <= 300));
+    assert.ok(view.deadline > view.updateTime, "RFC 3339 times sort as strings");
+    const tokens = new Map(created.seatTokens.map((t) => [t.seat, t.token]));
+
+    const { session } = await sessions.resignSeat({ session: id }, withToken(tokens.get(1)));
+    assert.equal(session.result.reason, ResultReason.RESIGNATION);
+    assert.deepEqual(session.result.winners, [0]);
+    assert.ok(session.seats[1].out);
+    const log = await sessions.listSessionMoves({ session: id }, withToken(tokens.get(0)));
+    const last = log.moves[log.moves.length - 1];
+    assert.equal(last.seatEvent.kind, SeatEventKind.RESIGNED);
+    assert.equal(last.seatEvent.seat, 1);
+    await assert.rejects(
+      sessions.resignSeat({ session: id, action: ResignAction.BOT }, withToken(tokens.get(1))),
+      (err) => ["SEAT_RESIGNED", "SESSION_OVER"].includes(errorInfo(err)?.reason),
+    );
+    await sessions.deleteSession({ session: id }, withToken(tokens.get(0)));
+  });
+
+  test("a bad clock is InvalidArgument, CLOCK_INVALID", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const clock = { perMoveSeconds: 60, incrementSeconds: 5 }; // an increment needs a bank
+    await assert.rejects(sessions.createSession({ game: "valhalla", players: 2, clock }), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.InvalidArgument);
+      assert.equal(errorInfo(err)?.reason, "CLOCK_INVALID");
+      return true;
+    });
+  });
+});
+
+describe("the lobby, the host and rematches over Connect", () => {
+  test("a session with an open seat is listed, claimed under a name, and leaves the lobby", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const created = await sessions.createSession({
+      game: "valhalla",
+      players: 2,
+      openSeats: [1],
+      displayNames: ["Ann"],
+    });
+    const id = created.session.session;
+    assert.ok(created.hostToken, "a host token");
+    assert.deepEqual(created.seatTokens.map((t) => t.seat), [0]); // the open seat has no token yet
+    assert.equal(created.session.waitingForPlayers, true);
+    assert.equal(created.session.hasHost, true);
+    assert.deepEqual(
+      created.session.seats.map((s) => [s.role, s.displayName]),
+      [
+        [SeatRole.PERSON, "Ann"],
+        [SeatRole.OPEN, ""],
+      ],
+    );
+    // nothing is played while a seat has no player
+    const waiting = await sessions.sessionLegalMoves({ session: id }, withToken(created.seatTokens[0].token));
+    assert.deepEqual(waiting.moves, []);
+
+    const listed = await allListed(sessions, { game: "valhalla", players: 2 });
+    const shown = listed.find((s) => s.session === id);
+    assert.ok(shown, "the lobby lists the session");
+    assert.equal(shown.seat, undefined, "the public view");
+    assert.equal(shown.seats[0].displayName, "Ann");
+    assert.ok(!(await allListed(sessions, { game: "penki" })).some((s) => s.session === id));
+
+    const claimed = await sessions.claimSeat({ session: id, displayName: "  Bob\u202e  " });
+    assert.equal(claimed.seatToken.seat, 1);
+    assert.equal(claimed.session.seat, 1, "the session as the claimed seat sees it");
+    assert.equal(claimed.session.waitingForPlayers, false);
+    assert.equal(claimed.session.seats[1].role, SeatRole.PERSON);
+    assert.equal(claimed.session.seats[1].displayName, "Bob", "normalised: trimmed, the override removed");
+    const mine = await sessions.getSession({ session: id }, withToken(claimed.seatToken.token));
+    assert.equal(mine.session.seat, 1);
+    const log = await sessions.listSessionMoves({ session: id });
+    const claim = log.moves[log.moves.length - 1].seatEvent;
+    assert.equal(claim.kind, SeatEventKind.CLAIMED);
+    assert.equal(claim.displayName, "Bob");
+    assert.ok(!(await allListed(sessions, { game: "valhalla" })).some((s) => s.session === id), "no longer listed");
+    await assert.rejects(sessions.claimSeat({ session: id, displayName: "Cy" }), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.FailedPrecondition);
+      assert.equal(errorInfo(err)?.reason, "SEAT_NOT_OPEN");
+      return true;
+    });
+    await assert.rejects(sessions.claimSeat({ session: id, displayName: "x".repeat(33) }), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.InvalidArgument);
+      assert.equal(errorInfo(err)?.reason, "DISPLAY_NAME_TOO_LONG");
+      return true;
+    });
+    await sessions.deleteSession({ session: id }, withToken(created.hostToken));
+  });
+
+  test("of claims racing for the last open seat exactly one wins", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    for (let round = 0; round < 3; round++) {
+      const created = await sessions.createSession({ game: "penki", players: 2, openSeats: [1] });
+      const id = created.session.session;
+      const names = ["Ann", "Bob", "Cy", "Di"];
+      const claims = await Promise.allSettled(names.map((displayName) => sessions.claimSeat({ session: id, displayName })));
+      const won = claims.filter((c) => c.status === "fulfilled");
+      assert.equal(won.length, 1, `round ${round}: ${claims.map((c) => c.status)}`);
+      for (const lost of claims.filter((c) => c.status === "rejected")) {
+        assert.equal(ConnectError.from(lost.reason).code, Code.FailedPrecondition);
+        assert.equal(errorInfo(lost.reason)?.reason, "SEAT_NOT_OPEN");
+      }
+      const winner = names[claims.indexOf(won[0])];
+      const { session } = await sessions.getSession({ session: id }, withToken(won[0].value.seatToken.token));
+      assert.equal(session.seat, 1);
+      assert.equal(session.seats[1].displayName, winner);
+      await sessions.deleteSession({ session: id }, withToken(created.hostToken));
+    }
+  });
+
+  test("the lobby filters by game and players and pages, oldest first", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await sessions.createSession({ game: "pax_viking_junior", players: 3, openSeats: [1, 2] });
+      made.push(created);
+    }
+    const other = await sessions.createSession({ game: "pax_viking_junior", players: 4, openSeats: [3] });
+    const pages = [];
+    let pageToken = "";
+    do {
+      const page = await sessions.listSessions({ game: "pax_viking_junior", players: 3, pageSize: 2, pageToken });
+      assert.ok(page.sessions.length <= 2);
+      pages.push(page.sessions.map((s) => s.session));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    const ids = pages.flat();
+    assert.ok(pages.length >= 2, "more than one page");
+    assert.deepEqual(
+      ids.filter((id) => made.some((m) => m.session.session === id)),
+      made.map((m) => m.session.session),
+      "oldest first, each once",
+    );
+    assert.ok(!ids.includes(other.session.session), "another number of players is left out");
+    const four = await allListed(sessions, { game: "pax_viking_junior", players: 4 });
+    assert.ok(four.some((s) => s.session === other.session.session));
+    for (const m of [...made, other]) await sessions.deleteSession({ session: m.session.session }, withToken(m.hostToken));
+    assert.deepEqual(await allListed(sessions, { game: "pax_viking_junior" }), []);
+  });
+
+  test("the host reissues a seat's token (the old one is refused), hands seats to a bot, opens and closes them", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const created = await sessions.createSession({ game: "valhalla", players: 2, displayNames: ["Ann", "Bob"] });
+    const id = created.session.session;
+    const host = withToken(created.hostToken);
+    const [old0, old1] = [0, 1].map((seat) => created.seatTokens.find((t) => t.seat === seat).token);
+    const manage = (seat, action, more = {}) => sessions.manageSeat({ session: id, seat, action, ...more }, host);
+
+    // only the host manages seats: a seat's token is refused
+    await assert.rejects(sessions.manageSeat({ session: id, seat: 1, action: SeatAction.OPEN }, withToken(old0)), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.PermissionDenied);
+      assert.equal(errorInfo(err)?.reason, "HOST_TOKEN_INVALID");
+      return true;
+    });
+
+    const reissued = await manage(1, SeatAction.REISSUE_TOKEN, { displayName: "Bea" });
+    assert.equal(reissued.seatToken.seat, 1);
+    assert.notEqual(reissued.seatToken.token, old1);
+    assert.equal(reissued.session.seats[1].role, SeatRole.PERSON);
+    assert.equal(reissued.session.seats[1].displayName, "Bea");
+    await assert.rejects(sessions.getSession({ session: id }, withToken(old1)), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.PermissionDenied);
+      assert.equal(errorInfo(err)?.reason, "SEAT_TOKEN_INVALID");
+      return true;
+    });
+    assert.equal((await sessions.getSession({ session: id }, withToken(reissued.seatToken.token))).session.seat, 1);
+    assert.equal((await sessions.getSession({ session: id }, withToken(old0))).session.seat, 0, "seat 0 keeps its token");
+
+    const bot = await manage(0, SeatAction.BOT);
+    assert.equal(bot.session.seats[0].role, SeatRole.BOT);
+    assert.deepEqual(bot.session.bots.map((b) => b.seat), [0]);
+    const opened = await manage(0, SeatAction.OPEN);
+    assert.equal(opened.session.seats[0].role, SeatRole.OPEN);
+    assert.equal(opened.session.waitingForPlayers, true);
+    assert.ok((await allListed(sessions, { game: "valhalla" })).some((s) => s.session === id), "listed once open");
+    const closed = await manage(0, SeatAction.CLOSE);
+    assert.equal(closed.session.seats[0].role, SeatRole.RESERVED);
+    assert.ok(!(await allListed(sessions, { game: "valhalla" })).some((s) => s.session === id), "closed: not listed");
+    await assert.rejects(manage(0, SeatAction.CLOSE), (err) => errorInfo(err)?.reason === "SEAT_NOT_OPEN");
+    const back = await manage(0, SeatAction.REISSUE_TOKEN, { displayName: "Ann" });
+    assert.equal(back.session.waitingForPlayers, false);
+    assert.equal((await sessions.getSession({ session: id }, withToken(back.seatToken.token))).session.seat, 0);
+
+    const log = await sessions.listSessionMoves({ session: id });
+    assert.deepEqual(
+      log.moves.filter((m) => m.seatEvent).map((m) => m.seatEvent.kind),
+      [
+        SeatEventKind.TOKEN_REISSUED,
+        SeatEventKind.HANDED_TO_BOT,
+        SeatEventKind.OPENED,
+        SeatEventKind.CLOSED,
+        SeatEventKind.TOKEN_REISSUED,
+      ],
+    );
+    // a seat that was ever open: only the host deletes the session
+    await assert.rejects(sessions.deleteSession({ session: id }, withToken(back.seatToken.token)), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.PermissionDenied);
+      return true;
+    });
+    await sessions.deleteSession({ session: id }, host);
+    await assert.rejects(sessions.getSession({ session: id }), (err) => ConnectError.from(err).code === Code.NotFound);
+  });
+
+  test("a rematch is made once every player asked: the same tokens, each player one seat on, and watchers of the old session see it", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const created = await sessions.createSession({
+      game: "valhalla",
+      players: 2,
+      openSeats: [1],
+      displayNames: ["Ann"],
+    });
+    const id = created.session.session;
+    const ann = withToken(created.seatTokens[0].token);
+    const claimed = await sessions.claimSeat({ session: id, displayName: "Bob" });
+    const bob = withToken(claimed.seatToken.token);
+    await assert.rejects(sessions.rematch({ session: id }, ann), (err) => errorInfo(err)?.reason === "GAME_NOT_OVER");
+    await sessions.resignSeat({ session: id }, bob);
+
+    const controller = new AbortController();
+    const updates = sessions.watchSession({ session: id }, withToken(created.seatTokens[0].token, { signal: controller.signal }));
+    const seen = updates[Symbol.asyncIterator]();
+    assert.equal((await seen.next()).value.session.rematch, "");
+
+    const first = await sessions.rematch({ session: id }, ann);
+    assert.equal(first.rematch, undefined, "it waits for the other player");
+    assert.deepEqual(first.session.rematchRequested, [0]);
+    const again = await sessions.rematch({ session: id }, ann);
+    assert.deepEqual(again.session.rematchRequested, [0], "asking twice counts once");
+    const second = await sessions.rematch({ session: id }, bob);
+    const next = second.rematch.session;
+    assert.ok(next && next !== id);
+    assert.equal(second.session.rematch, next);
+    assert.equal(second.rematch.seat, 0, "Bob played seat 1: seat 0 in the rematch");
+
+    let followed = "";
+    for (let step = 0; step < 10 && !followed; step++) {
+      const update = await seen.next();
+      assert.equal(update.done, false);
+      followed = update.value.session?.rematch ?? "";
+    }
+    controller.abort();
+    assert.equal(followed, next, "the watch of the old session names the rematch");
+
+    const annThere = await sessions.getSession({ session: next }, ann);
+    const bobThere = await sessions.getSession({ session: next }, bob);
+    assert.equal(annThere.session.seat, 1);
+    assert.equal(bobThere.session.seat, 0);
+    assert.deepEqual(
+      annThere.session.seats.map((s) => s.displayName),
+      ["Bob", "Ann"],
+    );
+    assert.equal(annThere.session.gameOver, false);
+    assert.equal(annThere.session.hasHost, true);
+    // the host token acts in the rematch too
+    await sessions.deleteSession({ session: next }, withToken(created.hostToken));
+    await sessions.deleteSession({ session: id }, withToken(created.hostToken));
+  });
+
+  test("the host's rematch is made at once; a spectator cannot ask for one", async () => {
+    const { sessions } = createLawspeakerClients(baseUrl);
+    const created = await sessions.createSession({ game: "valhalla", players: 2 });
+    const id = created.session.session;
+    await sessions.resignSeat({ session: id }, withToken(created.seatTokens[0].token));
+    await assert.rejects(sessions.rematch({ session: id }), (err) => {
+      assert.equal(ConnectError.from(err).code, Code.PermissionDenied);
+      assert.equal(errorInfo(err)?.reason, "REMATCH_TOKEN_REQUIRED");
+      return true;
+    });
+    const made = await sessions.rematch({ session: id }, withToken(created.hostToken));
+    assert.ok(made.rematch.session);
+    assert.equal(made.rematch.seat, undefined, "the host looks on");
+    assert.deepEqual(made.session.rematchRequested, []);
+    const asked = await sessions.rematch({ session: id }, withToken(created.seatTokens[1].token));
+    assert.equal(asked.rematch.session, made.rematch.session, "asking again answers the same rematch");
+    assert.equal(asked.rematch.seat, 0);
+    await sessions.deleteSession({ session: made.rematch.session }, withToken(created.hostToken));
+    await sessions.deleteSession({ session: id }, withToken(created.hostToken));
+  });
+});
+
 describe("WatchSession over Connect (server stream)", () => {
   for (const useBinaryFormat of [false, true]) {
     test(`streams every new version until the session is deleted (${useBinaryFormat ? "binary" : "JSON"})`, async () => {
@@ -224,6 +529,18 @@ describe("API keys", () => {
     assert.match(sent[2].get("authorization"), /^Bearer /);
   });
 });
+
+/** Every session the lobby lists under `filter`, page by page. */
+async function allListed(sessions, filter) {
+  const found = [];
+  let pageToken = "";
+  do {
+    const page = await sessions.listSessions({ ...filter, pageToken });
+    found.push(...page.sessions);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return found;
+}
 
 function castMove() {
   return { game: { case: "valhalla", value: { action: { case: "cast", value: {} } } } };

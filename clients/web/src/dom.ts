@@ -8,6 +8,9 @@ function fill<E extends Element>(el: E, attrs: Attrs, children: Child[]): E {
     if (value === null || value === undefined || value === false) continue;
     if (typeof value === "function") {
       el.addEventListener(name.replace(/^on/, "").toLowerCase(), value);
+    } else if (name === "style" && (el instanceof HTMLElement || el instanceof SVGElement)) {
+      // through the CSSOM: the page's Content-Security-Policy (style-src 'self') refuses a style attribute
+      el.style.cssText = String(value);
     } else {
       el.setAttribute(name, value === true ? "" : String(value));
     }
@@ -37,6 +40,14 @@ export function svg<K extends keyof SVGElementTagNameMap>(
   ...children: Child[]
 ): SVGElementTagNameMap[K] {
   return fill(document.createElementNS(SVG_NS, tag) as SVGElementTagNameMap[K], attrs, children);
+}
+
+/**
+ * A player's display name: their own words, put on the page as a text node (never parsed as
+ * markup) inside a `<bdi>`, so that a right-to-left name cannot reorder the text around it.
+ */
+export function playerName(name: string): HTMLElement {
+  return h("bdi", { class: "name" }, name);
 }
 
 /** A `<title>` for an SVG element (its accessible name and tooltip). */

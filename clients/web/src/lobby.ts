@@ -1,14 +1,18 @@
 /** The lobby: pick a game, its player count and options, and start a session or a local game. */
-import { type DescMessage, fromJson } from "@bufbuild/protobuf";
+import { type DescMessage, create, fromJson } from "@bufbuild/protobuf";
 import {
+  type Clock,
+  ClockSchema,
   type DescribeGameResponse,
   type GameInfo,
   type GameOptionInfo,
   type GameOptions,
   GameOptionsSchema,
+  TimeoutAction,
 } from "@lawspeaker/client";
 import { clients, refusalOf } from "./api.js";
 import { h } from "./dom.js";
+import { rememberedName } from "./keep.js";
 
 /** What the lobby starts: handed to the router. */
 export interface Start {
@@ -18,17 +22,105 @@ export interface Start {
   local: boolean;
   /** The level of the computer opponents (every seat but the first), or "" for people only. */
   opponents: Opponents;
+  /** A session's turn clock; undefined for none. */
+  clock?: Clock;
+  /** The name the other players see for the first seat (the creator's); "" for none. */
+  name: string;
 }
 
-/** Who plays the other seats of a session: people (each gets a link) or the computer. */
-export type Opponents = "" | "random" | "greedy" | "search";
+/** Who plays the other seats of a session: people (each gets a link, or finds the game in the lobby)
+ * or the computer. */
+export type Opponents = "" | "lobby" | "random" | "greedy" | "search";
 
 const OPPONENTS: [Opponents, string][] = [
   ["", "People: send each a seat link"],
+  ["lobby", "People from the lobby: anyone may join"],
   ["random", "Computer: easy (random moves)"],
   ["greedy", "Computer: medium (looks one move ahead)"],
   ["search", "Computer: hard (searches for a second)"],
 ];
+
+/** The clocks the lobby offers: the choice's value, its words, and the fields it shows. */
+const CLOCKS: [string, string][] = [
+  ["", "No clock"],
+  ["move", "Per move"],
+  ["bank", "Time bank + increment"],
+  ["days", "Correspondence (days a move)"],
+];
+
+const TIMEOUTS: [TimeoutAction, string][] = [
+  [TimeoutAction.BOT, "The computer moves for the seat"],
+  [TimeoutAction.FORFEIT, "The seat loses"],
+  [TimeoutAction.NOTHING, "Nothing: the clock is only shown"],
+];
+
+/** A whole-number field of the clock: its label, shown for the clock kinds in `kinds`. */
+function clockNumber(id: string, text: string, value: number, min: number, kinds: string): HTMLElement {
+  return h(
+    "div",
+    { class: "field", "data-clock": kinds, hidden: true },
+    h("label", { for: id }, text),
+    h("input", { id, type: "number", inputmode: "numeric", min, step: 1, value }),
+  );
+}
+
+/** The clock fields of the form, shown for the chosen kind only. */
+function clockControls(): HTMLElement {
+  const kind = h(
+    "select",
+    { id: "clock", name: "clock", "aria-describedby": "clock-hint" },
+    ...CLOCKS.map(([value, text]) => h("option", { value }, text)),
+  );
+  const box = h(
+    "div",
+    { class: "clock-fields" },
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "clock" }, "Clock"),
+      kind,
+      h("small", { id: "clock-hint", class: "hint" }, "For a session: how long each seat may think."),
+    ),
+    clockNumber("clock-move", "Seconds a move", 60, 1, "move"),
+    clockNumber("clock-bank", "Minutes in each seat's bank", 10, 1, "bank"),
+    clockNumber("clock-increment", "Seconds added after each move", 5, 0, "bank"),
+    clockNumber("clock-days", "Days a move", 3, 1, "days"),
+    h(
+      "div",
+      { class: "field", "data-clock": "move bank days", hidden: true },
+      h("label", { for: "clock-timeout" }, "When time runs out"),
+      h("select", { id: "clock-timeout" }, ...TIMEOUTS.map(([value, text]) => h("option", { value }, text))),
+    ),
+  );
+  kind.addEventListener("change", () => {
+    for (const field of box.querySelectorAll<HTMLElement>("[data-clock]")) {
+      field.hidden = !(field.dataset.clock ?? "").split(" ").includes(kind.value);
+    }
+  });
+  return box;
+}
+
+/** The clock the form's fields choose; undefined for none. Throws when a number is not valid. */
+function readClock(form: HTMLFormElement): Clock | undefined {
+  const value = (id: string): string => (form.querySelector(`#${id}`) as HTMLInputElement | HTMLSelectElement).value;
+  const whole = (id: string): number => {
+    const input = form.querySelector(`#${id}`) as HTMLInputElement;
+    const n = Number(input.value);
+    const min = Number(input.min);
+    if (input.value.trim() === "" || !Number.isInteger(n) || n < min) {
+      throw new Error(`${input.labels?.[0]?.textContent ?? id}: a whole number from ${min}`);
+    }
+    return n;
+  };
+  const kind = value("clock");
+  if (!kind) return undefined;
+  const onTimeout = Number(value("clock-timeout")) as TimeoutAction;
+  if (kind === "move") return create(ClockSchema, { perMoveSeconds: whole("clock-move"), onTimeout });
+  if (kind === "bank") {
+    return create(ClockSchema, { bankSeconds: whole("clock-bank") * 60, incrementSeconds: whole("clock-increment"), onTimeout });
+  }
+  return create(ClockSchema, { perMoveSeconds: whole("clock-days") * 86400, onTimeout });
+}
 
 function words(name: string): string {
   const text = name.replace(/_/g, " ");
@@ -144,7 +236,12 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
         { class: "field" },
         h("label", { for: "opponents" }, "Other seats"),
         opponents,
-        h("small", { id: "opponents-hint", class: "hint" }, "For a session: the computer plays every seat but yours."),
+        h(
+          "small",
+          { id: "opponents-hint", class: "hint" },
+          "For a session: whoever has a seat's link plays it, the seats wait in the open games for anyone to join, ",
+          "or the computer plays every seat but yours.",
+        ),
       ),
       ...(options.length ? [h("details", { class: "options" }, h("summary", {}, "Options"), ...options)] : []),
     );
@@ -156,7 +253,9 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
     error.textContent = "";
     const players = Number((form.querySelector("#players") as HTMLSelectElement | null)?.value ?? 0);
     const opponents = ((form.querySelector("#opponents") as HTMLSelectElement | null)?.value ?? "") as Opponents;
+    const name = local ? "" : nameInput.value.trim();
     let options: GameOptions | undefined;
+    let clock: Clock | undefined;
     try {
       options = buildOptions(gameSelect.value, chosen);
     } catch (err) {
@@ -164,16 +263,39 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
       return;
     }
     try {
-      await start({ game: gameSelect.value, players, options, local, opponents });
+      clock = local ? undefined : readClock(form);
+    } catch (err) {
+      error.textContent = `The clock is not valid: ${(err as Error).message}`;
+      return;
+    }
+    try {
+      await start({ game: gameSelect.value, players, options, local, opponents, clock, name });
     } catch (err) {
       const refusal = refusalOf(err);
       error.textContent = `${refusal.message} (${refusal.reason})`;
     }
   };
 
+  const nameInput = h("input", {
+    id: "your-name",
+    name: "your-name",
+    type: "text",
+    autocomplete: "nickname",
+    spellcheck: false,
+    value: rememberedName(),
+    "aria-describedby": "your-name-hint",
+  });
   form.append(
     h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
     details,
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "your-name" }, "Your name"),
+      nameInput,
+      h("small", { id: "your-name-hint", class: "hint" }, "For a session, optional: the other players see it (up to 32 characters)."),
+    ),
+    clockControls(),
     h(
       "div",
       { class: "actions" },
@@ -195,6 +317,12 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
       { class: "lobby" },
       h("h1", {}, "Lawspeaker"),
       h("p", {}, "Play Viking-era board games; the rules are enforced by the service."),
+      h(
+        "p",
+        { class: "join-link" },
+        h("a", { href: "#lobby", id: "open-games-link" }, "Join an open game"),
+        ": games whose seats wait for a player.",
+      ),
       form,
     ),
   );

@@ -1,47 +1,81 @@
 /** A game on screen: the board, the moves to tap, the log, and the controls, for any game. */
-import { fromJson, type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
-import { type GameInfo, type Move, MoveSchema, type Session } from "@lawspeaker/client";
-import { type Refusal, type Table, type View, clients, refusalOf } from "./api.js";
-import { h } from "./dom.js";
+import { fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
+import {
+  type Move,
+  MoveSchema,
+  ResignAction,
+  ResultReason,
+  SeatEventKind,
+  SeatRole,
+  type SeatStatus,
+  type SessionResult,
+} from "@lawspeaker/client";
+import { type LogEntry, type Refusal, type Seats, type Table, type View, describeGame, refusalOf } from "./api.js";
+import { h, playerName } from "./dom.js";
 import { moveOf, stateOf, uiFor } from "./games/index.js";
 import type { BoardContext } from "./games/types.js";
+import { hostMenu } from "./host.js";
+import { rememberedHost, rememberedSeats, seatLink, watchLink } from "./keep.js";
+import { rematchBox } from "./rematch.js";
+import { SessionTable } from "./tables.js";
 
-/** A seat's link: the session and the seat's token in the fragment, which no browser sends. */
-export function seatLink(session: string, seat: number, token: string): string {
-  const fragment = new URLSearchParams({ session, seat: String(seat), token });
-  return `${location.origin}/play#${fragment.toString()}`;
-}
-
-/** The seat links of sessions this tab created (sessionStorage: they never leave the tab). */
-/** Keeps the seat tokens of a session this page created (by seat; "" for a seat the computer plays). */
-export function rememberSeats(session: Session, tokens: string[]): void {
-  sessionStorage.setItem(`lawspeaker.seats.${session.session}`, JSON.stringify(tokens));
-}
-
-function rememberedSeats(session: string): string[] {
-  try {
-    return JSON.parse(sessionStorage.getItem(`lawspeaker.seats.${session}`) ?? "[]") as string[];
-  } catch {
-    return [];
+/** Seconds on a clock: mm:ss, h:mm:ss under a day, days and hours beyond. */
+export function clockText(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds - 1e-3)); // a countdown shows 00:00 only when it is out
+  const two = (n: number): string => String(n).padStart(2, "0");
+  if (s >= 86400) {
+    const days = Math.floor(s / 86400);
+    const hours = Math.floor((s % 86400) / 3600);
+    return hours ? `${days} d ${hours} h` : `${days} d`;
   }
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return `${two(Math.floor(s / 60))}:${two(s % 60)}`;
 }
 
-const described = new Map<string, Promise<{ info: GameInfo; data: JsonObject }>>();
+/** How long ago, in words ("just now", "5 min ago"). */
+function ago(ms: number): string {
+  const minutes = Math.floor(ms / 60000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 24 ? `${hours} h ago` : `${Math.floor(hours / 24)} d ago`;
+}
 
-function describe(game: string): Promise<{ info: GameInfo; data: JsonObject }> {
-  let found = described.get(game);
-  if (!found) {
-    found = clients()
-      .rules.describeGame({ game })
-      .then((d) => ({ info: d.info as GameInfo, data: (d.data ?? {}) as JsonObject }));
-    described.set(game, found);
+/** A log entry in words when it is not a move: what happened to the seat. */
+const SEAT_EVENTS: Partial<Record<SeatEventKind, string>> = {
+  [SeatEventKind.RESIGNED]: "resigned.",
+  [SeatEventKind.LEFT_TO_BOT]: "left; the computer plays the seat from now on.",
+  [SeatEventKind.FORFEITED_ON_TIME]: "ran out of time and forfeits.",
+  [SeatEventKind.HANDED_TO_BOT]: "was handed to the computer by the host.",
+  [SeatEventKind.OPENED]: "was opened in the lobby by the host: it waits for a player.",
+  [SeatEventKind.CLOSED]: "was taken out of the lobby by the host: it waits for the player the host invites.",
+};
+
+function logText(e: LogEntry): Node[] {
+  const text = (words: string): Text => document.createTextNode(words);
+  if (e.seatEvent === SeatEventKind.CLAIMED) {
+    return [text("was taken by "), playerName(e.name ?? "a player"), text(" from the lobby.")];
   }
-  return found;
+  if (e.seatEvent === SeatEventKind.TOKEN_REISSUED) {
+    const got = text("got a new link from the host");
+    return e.name ? [got, text(", for "), playerName(e.name), text(".")] : [got, text(".")];
+  }
+  if (e.seatEvent) return [text(SEAT_EVENTS[e.seatEvent] ?? e.events.join(" "))];
+  const events = text(e.events.join(" ") || "(no event)");
+  return e.onTimeout ? [h("span", { class: "timeout" }, "Out of time, the computer moved: "), events] : [events];
 }
+
+/** How the page follows the game, for the top bar (Table.follow's modes). */
+const FOLLOW_MODES: Record<string, string> = {
+  live: "Live",
+  polling: "Polling",
+  deleted: "Session deleted",
+  revoked: "Link revoked",
+};
 
 /** Plays `table` in `root` until `signal` aborts (the player leaves). */
 export async function play(root: HTMLElement, table: Table, signal: AbortSignal, leave: () => void): Promise<void> {
-  const { info, data } = await describe(table.game);
+  const { info, data } = await describeGame(table.game);
   const ui = uiFor(table.game);
   const title = h("h1", {}, info.title);
   const status = h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" });
@@ -52,8 +86,30 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const movesBox = h("section", { id: "moves", class: "moves", "aria-label": "Your moves" });
   const panelBox = h("section", { id: "panel", class: "panel", "aria-label": "Game details" });
   const lastBox = h("p", { id: "last-events", class: "events" });
-  const logList = h("ol", { id: "log", class: "log" });
+  // focusable: a long log scrolls in its box, and the keyboard must reach it (axe: scrollable-region-focusable)
+  const logList = h("ol", { id: "log", class: "log", tabindex: 0, "aria-label": "Moves so far" });
   const undo = h("button", { id: "undo", type: "button", disabled: true }, "Undo my last move");
+  const seatList = h("ul", { id: "seat-list", class: "seat-list", "aria-label": "Seats" });
+  const resultBox = h("section", { id: "result", class: "result", "aria-label": "Result" });
+  const resign = h("button", { id: "resign", type: "button", hidden: true }, "Resign…");
+  const resignDialog = h(
+    "dialog",
+    { id: "resign-dialog", "aria-labelledby": "resign-title" },
+    h("h2", { id: "resign-title" }, "Give up your seat?"),
+    h(
+      "p",
+      {},
+      "Resign: you lose (with more players you are out, and the computer plays your pieces by the rules). ",
+      "Leave to a bot: the computer plays on for your seat.",
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { id: "resign-forfeit", type: "button", class: "primary", value: ResignAction.FORFEIT }, "Resign (lose)"),
+      h("button", { id: "resign-bot", type: "button", value: ResignAction.BOT }, "Leave to a bot"),
+      h("button", { id: "resign-cancel", type: "button", autofocus: true }, "Cancel"),
+    ),
+  );
   const leaveButton = h("button", { id: "leave", type: "button", onclick: leave }, "Leave");
   const seatsBox = h("section", { id: "seat-links", class: "seats" });
   const raw = h("textarea", { id: "raw-move", rows: 3, spellcheck: false, "aria-label": "Move as JSON" });
@@ -61,6 +117,9 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const rawPlay = h("button", { id: "raw-play", type: "button" }, "Play");
   let busy = false;
   let filter: number[] | undefined; // the moves a tapped board target names
+  let current: View | undefined; // the view shown
+  let seats: Seats | undefined; // its seats, or newer ones a presence update gave
+  let ticking: (() => void)[] = []; // redraws the running clocks and "last seen" times
 
   const seatNames = (players: number): string[] => ui.seatNames(players, data);
   const nameOf = (players: number, seat: number | undefined): string =>
@@ -82,13 +141,14 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     }
   };
 
-  const act = async (work: () => Promise<View>): Promise<void> => {
+  const act = async (work: () => Promise<View | undefined>): Promise<void> => {
     if (busy) return;
     busy = true;
     root.setAttribute("aria-busy", "true");
     showRefusal(undefined);
     try {
-      show(await work());
+      const shown = await work();
+      if (shown) show(shown);
     } catch (err) {
       showRefusal(refusalOf(err));
       try {
@@ -116,8 +176,135 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     };
   }
 
+  /** Whether the viewing seat has left the game: resigned, forfeited, or handed to the computer. */
+  const gone = (v: View, s: Seats | undefined): "out" | "bot" | undefined => {
+    if (v.seat === undefined || !s) return undefined;
+    if (s.statuses[v.seat]?.out) return "out";
+    return s.bots.includes(v.seat) ? "bot" : undefined;
+  };
+
+  /** The seats with their clocks, who is connected, and who left; redrawn on a view or a presence update. */
+  function drawSeats(): void {
+    ticking = [];
+    const v = current;
+    if (!v || !seats) {
+      seatList.replaceChildren();
+      return;
+    }
+    const s = seats;
+    const names = seatNames(v.players);
+    const now = (): number => Date.now() + s.skew; // the server's clock, as the page reckons it
+    seatList.replaceChildren(
+      ...s.statuses.map((st) => {
+        const seat = st.seat;
+        const bot = s.bots.includes(seat) && !st.out;
+        const waiting = st.role === SeatRole.OPEN || st.role === SeatRole.RESERVED;
+        const item = h("li", {
+          id: `seat-${seat}`,
+          class: "seat",
+          "data-acting": !v.gameOver && !v.session?.waitingForPlayers && v.toAct.includes(seat),
+          "data-role": bot ? "bot" : (SeatRole[st.role]?.toLowerCase() ?? ""),
+        });
+        item.append(h("span", { class: "who" }, names[seat] ?? `Seat ${seat + 1}`));
+        if (st.displayName && !bot && !waiting) item.append(playerName(st.displayName));
+        if (seat === v.seat) item.append(h("span", { class: "you" }, "(you)"));
+        const deadline = v.gameOver || !st.deadline ? Number.NaN : Date.parse(st.deadline);
+        if (!Number.isNaN(deadline)) {
+          const clock = h("span", { class: "clock", role: "timer", "data-running": true });
+          const tick = (): void => {
+            // never more than the seat had when its clock started: the measured skew errs by the delay
+            const left = Math.min(st.timeLeftSeconds ?? Number.POSITIVE_INFINITY, (deadline - now()) / 1000);
+            const text = `${clockText(left)} left`;
+            if (clock.textContent !== text) clock.textContent = text;
+            clock.dataset.left = String(Math.max(0, Math.ceil(left - 1e-3)));
+            if (left <= 10) clock.dataset.low = "";
+          };
+          tick();
+          ticking.push(tick);
+          item.append(clock);
+        } else if (st.timeLeftSeconds !== undefined) {
+          const left = String(Math.ceil(st.timeLeftSeconds - 1e-3));
+          item.append(h("span", { class: "clock", role: "timer", "data-left": left }, clockText(st.timeLeftSeconds)));
+        }
+        if (bot) {
+          item.append(h("span", { class: "presence bot" }, "played by the computer"));
+        } else if (waiting) {
+          item.append(
+            h("span", { class: "presence waiting" }, "waiting for a player"),
+            h(
+              "span",
+              { class: `mark ${st.role === SeatRole.OPEN ? "open" : "reserved"}` },
+              st.role === SeatRole.OPEN ? "open in the lobby" : "invited by the host",
+            ),
+          );
+        } else {
+          const words = h("span", {}, st.connected ? "connected" : "away");
+          const presence = h(
+            "span",
+            { class: `presence ${st.connected ? "on" : "away"}` },
+            h("span", { class: "dot", "aria-hidden": "true" }),
+            words,
+          );
+          const seen = Date.parse(st.lastSeen);
+          if (!st.connected) {
+            const tick = (): void => {
+              const text = Number.isNaN(seen) ? "away (not seen yet)" : `away, last seen ${ago(now() - seen)}`;
+              if (words.textContent !== text) words.textContent = text;
+            };
+            tick();
+            ticking.push(tick);
+          }
+          item.append(presence);
+        }
+        if (st.out) item.append(h("span", { class: "mark out" }, "out"));
+        if (st.timedOut) item.append(h("span", { class: "mark timed-out" }, "timed out"));
+        return item;
+      }),
+    );
+    resign.hidden = !table.resign || v.seat === undefined || v.gameOver || gone(v, s) !== undefined;
+  }
+
+  const timer = setInterval(() => {
+    for (const tick of ticking) tick();
+  }, 250);
+  signal.addEventListener("abort", () => clearInterval(timer));
+
+  /** How the session ended, in the game's seat names. */
+  function resultWords(r: SessionResult, names: string[]): string {
+    const winners = r.winners.map((s) => names[s] ?? `Seat ${s + 1}`);
+    const won = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.` : "Nobody wins.";
+    if (r.reason === ResultReason.RESIGNATION) return `By resignation: ${won}`;
+    if (r.reason === ResultReason.TIMEOUT) return `On time: ${won}`;
+    return r.summary || won;
+  }
+
+  function drawResult(v: View): void {
+    const r = v.result;
+    if (!r) {
+      resultBox.replaceChildren();
+      return;
+    }
+    const names = seatNames(v.players);
+    const outs = new Set(v.seats?.statuses.filter((s) => s.out).map((s) => s.seat));
+    const ranking = r.ranking.map((p) =>
+      h(
+        "li",
+        { value: p.place },
+        h("span", { class: "who" }, names[p.seat] ?? `Seat ${p.seat + 1}`),
+        r.winners.includes(p.seat) ? ": won" : outs.has(p.seat) ? ": left the game" : "",
+      ),
+    );
+    resultBox.replaceChildren(
+      h("h2", {}, "Result"),
+      h("p", { id: "result-summary" }, v.outcome?.summary ?? resultWords(r, names)),
+      ...(ranking.length ? [h("ol", { id: "ranking", class: "ranking" }, ...ranking)] : []),
+    );
+  }
+
   function show(v: View): void {
     filter = undefined;
+    current = v;
+    seats = v.seats;
     const ctx = context(v);
     const labels = v.moves.map((m, i) => {
       try {
@@ -130,9 +317,24 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     const names = seatNames(v.players);
     const me = v.seat !== undefined ? names[v.seat] : undefined;
     const waitingFor = v.toAct.length ? v.toAct.map((s) => names[s]).join(", ") : (v.chance?.description ?? "the next step");
+    const left = gone(v, v.seats);
     if (v.gameOver) {
-      status.textContent = `Game over. ${v.outcome?.summary ?? ""}`;
+      const how = v.outcome?.summary ?? (v.result ? resultWords(v.result, names) : "");
+      status.textContent = `Game over. ${how}`;
       status.dataset.state = "over";
+    } else if (v.session?.waitingForPlayers) {
+      const empty = (v.seats?.statuses ?? [])
+        .filter((st) => st.role === SeatRole.OPEN || st.role === SeatRole.RESERVED)
+        .map((st) => names[st.seat] ?? `Seat ${st.seat + 1}`);
+      status.textContent =
+        `${me ? `You are ${me}. ` : ""}Waiting for players` +
+        `${empty.length ? ` (nobody plays ${empty.join(", ")} yet)` : ""}: ` +
+        "the game starts when every seat has a player.";
+      status.dataset.state = "players";
+    } else if (left) {
+      const why = left === "out" ? "you are out of the game" : "the computer plays your seat";
+      status.textContent = `${me}: ${why}. Waiting for ${waitingFor}`;
+      status.dataset.state = "waiting";
     } else if (table.kind === "local") {
       status.textContent = v.chance ? v.chance.description : `${waitingFor} to play`;
       status.dataset.state = "turn";
@@ -195,7 +397,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     boardBox.replaceChildren(board);
     // chance
     chanceBox.replaceChildren();
-    if (v.chance && !v.gameOver) {
+    if (v.chance && !v.gameOver && !v.session?.waitingForPlayers) {
       chanceBox.append(
         h("p", {}, v.chance.description),
         h(
@@ -255,16 +457,29 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
           { value: e.number },
           h("span", { class: "who" }, e.chance ? "Chance" : nameOf(v.players, e.seat)),
           " ",
-          e.events.join(" ") || "(no event)",
+          ...logText(e),
         ),
       ),
     );
     logList.lastElementChild?.scrollIntoView?.({ block: "nearest" });
     undo.disabled = !v.canUndo || v.gameOver;
+    drawSeats();
+    drawResult(v);
+    drawLinks(v, v.seats);
+    host?.update(v, v.seats, seatNames(v.players));
+    rematch?.update(v, v.seats, seatNames(v.players));
     raw.placeholder = v.moves.length ? JSON.stringify(toJson(MoveSchema, v.moves[0])) : "";
   }
 
   undo.addEventListener("click", () => void act(() => table.undo()));
+  resign.addEventListener("click", () => resignDialog.showModal());
+  resignDialog.addEventListener("click", (event) => {
+    const button = (event.target as Element).closest("button");
+    if (!button) return;
+    resignDialog.close();
+    const resigning = table.resign?.bind(table);
+    if (button.value && resigning) void act(() => resigning(Number(button.value) as ResignAction));
+  });
 
   const parseRaw = (): Move | undefined => {
     try {
@@ -290,53 +505,82 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     if (move) playMove(move);
   });
 
-  if (table.kind === "session") {
-    const session = (table as unknown as { session: string }).session;
+  const sessionTable = table instanceof SessionTable ? table : undefined;
+  const hostToken = sessionTable ? rememberedHost(sessionTable.session) : "";
+  const refused = (r: Refusal): void => showRefusal(r);
+  const host =
+    sessionTable && hostToken
+      ? hostMenu(sessionTable.session, hostToken, { act, load: () => table.load(), refused, leave })
+      : undefined;
+  const rematch = sessionTable ? rematchBox(sessionTable, hostToken, { act, refused }) : undefined;
+  let linksDrawn = ""; // what the seat links were drawn from: they are redrawn only when it changes
+
+  /** The links of the seats whose tokens this tab keeps (it created the session), and who plays the others. */
+  function drawLinks(v: View, s: Seats | undefined): void {
+    if (!sessionTable || !s) return;
+    const session = sessionTable.session;
     const tokens = rememberedSeats(session);
-    if (tokens.length) {
-      seatsBox.append(
-        h("h2", {}, "Seat links"),
-        h("p", { class: "hint" }, "Send each player their seat's link; whoever has a link plays that seat."),
-      );
-    }
-    void describe(table.game).then(() => {
-      const names = seatNames(tokens.length);
-      if (!tokens.length) return;
-      const watch = `${location.origin}/play#${new URLSearchParams({ session }).toString()}`;
-      seatsBox.append(
-        ...tokens.map((token, seat) => {
-          if (!token) {
-            return h("div", { class: "seat-link" }, h("span", { class: "who" }, names[seat]), "played by the computer");
-          }
-          const link = seatLink(session, seat, token);
-          const field = h("input", { type: "text", readonly: true, value: link, "aria-label": `Link of ${names[seat]}`, id: `seat-link-${seat}` });
-          return h(
-            "div",
-            { class: "seat-link" },
-            h("span", { class: "who" }, names[seat]),
-            field,
-            h(
-              "button",
-              {
-                type: "button",
-                onclick: () => {
-                  field.select();
-                  void navigator.clipboard?.writeText(link);
-                },
-              },
-              "Copy",
-            ),
-            h("a", { href: link, target: "_blank", rel: "noopener" }, "Open"),
-          );
-        }),
-        h(
-          "p",
+    if (!tokens.length && !hostToken) return;
+    const drawnFrom = JSON.stringify([tokens, s.bots, s.statuses.map((st) => [st.role, st.displayName, st.out])]);
+    if (drawnFrom === linksDrawn) return;
+    linksDrawn = drawnFrom;
+    const names = seatNames(v.players);
+    const bots = new Set(s.bots);
+    const row = (st: SeatStatus): HTMLElement => {
+      const seat = st.seat;
+      const who = h("span", { class: "who" }, names[seat] ?? `Seat ${seat + 1}`);
+      const token = tokens[seat] ?? "";
+      if (bots.has(seat) || st.role === SeatRole.BOT) return h("div", { class: "seat-link" }, who, "played by the computer");
+      if (st.role === SeatRole.OPEN) {
+        const lobby = `#lobby&${new URLSearchParams({ game: table.game }).toString()}`;
+        const listed = h("a", { href: lobby }, "open games");
+        return h("div", { class: "seat-link" }, who, "open in the lobby, waiting for a player (", listed, ")");
+      }
+      if (st.role === SeatRole.RESERVED) {
+        return h("div", { class: "seat-link" }, who, "waiting for the link the host sends");
+      }
+      if (!token) {
+        return h(
+          "div",
           { class: "seat-link" },
-          "To watch without a seat: ",
-          h("a", { href: watch, id: "watch-link", target: "_blank", rel: "noopener" }, "spectator link"),
+          who,
+          st.displayName ? playerName(st.displayName) : null,
+          "plays with a link of their own",
+        );
+      }
+      const link = seatLink(session, seat, token);
+      const field = h("input", { type: "text", readonly: true, value: link, "aria-label": `Link of ${names[seat]}`, id: `seat-link-${seat}` });
+      return h(
+        "div",
+        { class: "seat-link" },
+        who,
+        st.displayName ? playerName(st.displayName) : null,
+        field,
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              field.select();
+              void navigator.clipboard?.writeText(link);
+            },
+          },
+          "Copy",
         ),
+        h("a", { href: link, target: "_blank", rel: "noopener" }, "Open"),
       );
-    });
+    };
+    seatsBox.replaceChildren(
+      h("h2", {}, "Seat links"),
+      h("p", { class: "hint" }, "Send each player their seat's link; whoever has a link plays that seat."),
+      ...s.statuses.map(row),
+      h(
+        "p",
+        { class: "seat-link" },
+        "To watch without a seat: ",
+        h("a", { href: watchLink(session), id: "watch-link", target: "_blank", rel: "noopener" }, "spectator link"),
+      ),
+    );
   }
 
   root.replaceChildren(
@@ -344,15 +588,16 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     h(
       "main",
       { class: "table" },
-      h("div", { class: "left" }, status, refusal, boardBox, chanceBox, lastBox),
+      h("div", { class: "left" }, status, seatList, resultBox, rematch?.element, refusal, boardBox, chanceBox, lastBox),
       h(
         "div",
         { class: "right" },
         movesBox,
-        h("div", { class: "actions" }, undo),
+        h("div", { class: "actions" }, undo, resign),
         panelBox,
         h("section", { class: "log-box", "aria-label": "Move log" }, h("h2", {}, "Log"), logList),
         seatsBox,
+        host?.element,
         h(
           "details",
           { class: "raw" },
@@ -363,6 +608,8 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         ),
       ),
     ),
+    resignDialog,
+    ...(host?.dialogs ?? []),
   );
   try {
     show(await table.load());
@@ -376,8 +623,23 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     },
     signal,
     (how) => {
-      follow.textContent = how === "live" ? "Live" : how === "polling" ? "Polling" : "Session deleted";
+      follow.textContent = FOLLOW_MODES[how] ?? how;
       follow.dataset.mode = how;
+      if (how === "deleted" || how === "revoked") {
+        status.textContent =
+          how === "deleted"
+            ? "This game was deleted: there is nothing more to play here."
+            : "This seat's link no longer works: the host gave the seat to another player or to the computer. " +
+              "Ask the host for a new link.";
+        status.dataset.state = how;
+        movesBox.replaceChildren();
+        resign.hidden = true;
+        undo.disabled = true;
+      }
+    },
+    (s) => {
+      seats = s;
+      drawSeats();
     },
   );
 }

@@ -5,21 +5,50 @@ import {
   type GameState,
   type LawspeakerClients,
   type Move,
+  type ResignAction,
   type Session,
   type SessionMove,
 } from "@lawspeaker/client";
-import { type LogEntry, type Refusal, type Table, type View, clients, refusalOf } from "./api.js";
+import {
+  type LogEntry,
+  type Refusal,
+  type Seats,
+  type SessionInfo,
+  type Table,
+  type View,
+  clients,
+  refusalOf,
+} from "./api.js";
 
 const LOG_PAGE = 500;
 const POLL_MS = 2000;
 const STREAM_RETRIES = 3;
 
 function entryOf(move: SessionMove): LogEntry {
+  const happened = move.seatEvent;
   return {
     number: Number(move.number),
-    seat: move.seat,
+    seat: happened ? happened.seat : move.seat,
     chance: move.chance,
-    events: move.events.map((e: GameEvent) => e.text),
+    events: happened ? [happened.summary] : move.events.map((e: GameEvent) => e.text),
+    seatEvent: happened?.kind,
+    name: happened?.displayName || undefined,
+    onTimeout: move.onTimeout,
+  };
+}
+
+/** The seats of `session`; `skew` is the server's clock minus the page's (ms), as last measured. */
+function seatsOf(session: Session, skew: number): Seats {
+  return { statuses: session.seats, clock: session.clock, bots: session.bots.map((b) => b.seat), skew };
+}
+
+function infoOf(session: Session): SessionInfo {
+  return {
+    id: session.session,
+    waitingForPlayers: session.waitingForPlayers,
+    rematch: session.rematch,
+    rematchRequested: session.rematchRequested,
+    hasHost: session.hasHost,
   };
 }
 
@@ -29,44 +58,65 @@ export class SessionTable implements Table {
   private readonly api: LawspeakerClients;
   private etag = "";
   private log: LogEntry[] = [];
+  private logEtag = "";
+  /** The server's clock minus the page's (ms): measured when a watch delivers a version as it is
+   * written (its updateTime is then the server's "now"); 0 until then. */
+  private skew = 0;
+  private measured = false; // whether skew is a reading yet
 
   constructor(
     readonly game: string,
     readonly session: string,
-    token: string | undefined,
+    /** The seat's token; undefined for a spectator. */
+    readonly token: string | undefined,
   ) {
     this.api = clients(token);
   }
 
   /** The view now; `known` is the session as an answer just gave it (one call fewer). */
   async load(events: string[] = [], known?: Session): Promise<View> {
+    let seats = known && seatsOf(known, this.skew);
     const [session, legal] = await Promise.all([
-      known ?? this.api.sessions.getSession({ session: this.session }).then((got) => got.session as Session),
+      known ??
+        this.api.sessions.getSession({ session: this.session }).then((got) => {
+          seats = seatsOf(got.session as Session, this.skew);
+          return got.session as Session;
+        }),
       this.api.sessions.sessionLegalMoves({ session: this.session }),
     ]);
     if (legal.etag !== session.etag) return this.load(events); // moved on between the two reads
     this.etag = legal.etag;
-    await this.readLog(Number(session.moveCount));
+    await this.readLog(legal.etag);
     const last = this.log[this.log.length - 1];
+    const gameOver = legal.gameOver || session.gameOver;
     return {
       state: session.state as GameState,
       players: session.players,
       seat: session.seat,
       toAct: legal.toAct,
-      moves: legal.gameOver ? [] : legal.moves,
+      moves: gameOver ? [] : legal.moves,
       chance: legal.chance,
-      gameOver: legal.gameOver,
-      outcome: legal.outcome,
+      gameOver,
+      outcome: legal.outcome ?? session.outcome,
       log: this.log,
-      canUndo: last !== undefined && !last.chance && last.seat !== undefined && last.seat === session.seat,
+      canUndo:
+        last !== undefined &&
+        !last.chance &&
+        !last.seatEvent &&
+        !last.onTimeout &&
+        last.seat !== undefined &&
+        last.seat === session.seat,
       events,
+      seats,
+      result: session.result,
+      session: infoOf(session),
     };
   }
 
-  /** Reads the log entries the page does not have yet (all of them after an undo shortened it). */
-  private async readLog(count: number): Promise<void> {
-    if (count < this.log.length) this.log = [];
-    if (count === this.log.length) return;
+  /** Reads the log again when the version changed: a move, an undo, or a seat event (a resignation,
+   * a forfeit), which moveCount does not count. */
+  private async readLog(etag: string): Promise<void> {
+    if (etag === this.logEtag) return;
     const read: LogEntry[] = [];
     let pageToken = "";
     do {
@@ -75,6 +125,7 @@ export class SessionTable implements Table {
       pageToken = page.nextPageToken;
     } while (pageToken);
     this.log = read;
+    this.logEtag = etag;
   }
 
   async play(move: Move): Promise<View> {
@@ -102,27 +153,64 @@ export class SessionTable implements Table {
     return this.load([], answer.session);
   }
 
-  follow(changed: (view: View) => void, signal: AbortSignal, mode: (how: string) => void): void {
-    void this.stream(changed, signal, mode);
+  /** Without an etag: a resignation holds on whatever version is current when it arrives. */
+  async resign(action: ResignAction): Promise<View> {
+    const answer = await this.api.sessions.resignSeat({ session: this.session, action });
+    return this.load([], answer.session);
+  }
+
+  /** Asks for a rematch of the finished game as this seat (made once every player has asked). */
+  async rematch(): Promise<View> {
+    const answer = await this.api.sessions.rematch({ session: this.session });
+    return this.load([], answer.session);
+  }
+
+  follow(
+    changed: (view: View) => void,
+    signal: AbortSignal,
+    mode: (how: string) => void,
+    seated: (seats: Seats) => void = () => undefined,
+  ): void {
+    void this.stream(changed, signal, mode, seated);
   }
 
   /** WatchSession over Connect streaming; after repeated failures (a proxy that buffers, a
    * browser without streaming fetch), polling GetSession instead. */
-  private async stream(changed: (view: View) => void, signal: AbortSignal, mode: (how: string) => void): Promise<void> {
+  private async stream(
+    changed: (view: View) => void,
+    signal: AbortSignal,
+    mode: (how: string) => void,
+    seated: (seats: Seats) => void,
+  ): Promise<void> {
     let failures = 0;
     while (!signal.aborted && failures < STREAM_RETRIES) {
       try {
-        for await (const update of this.api.sessions.watchSession({ session: this.session }, { signal })) {
+        let first = true; // the first update is the version as it stands, maybe written long ago
+        for await (const update of this.api.sessions.watchSession({ session: this.session, presence: true }, { signal })) {
           failures = 0;
+          const fresh = !first;
+          first = false;
           mode("live");
           if (update.deleted) {
             mode("deleted");
             return;
           }
-          if (update.session && update.session.etag !== this.etag) changed(await this.load([], update.session));
+          if (!update.session) continue;
+          if (update.session.etag !== this.etag) {
+            const written = Date.parse(update.session.updateTime);
+            if (fresh && !Number.isNaN(written)) {
+              // each reading is the skew less the delivery's delay: the largest is the closest
+              const reading = written - Date.now();
+              this.skew = this.measured ? Math.max(this.skew, reading) : reading;
+              this.measured = true;
+            }
+            changed(await this.load([], update.session));
+          } else seated(seatsOf(update.session, this.skew)); // the same version: someone came or went
         }
       } catch (err) {
         if (signal.aborted) return;
+        const ended = endOf(err);
+        if (ended) return mode(ended);
         failures += 1;
         console.warn("watch failed, retrying", refusalOf(err).message);
       }
@@ -135,12 +223,28 @@ export class SessionTable implements Table {
       if (signal.aborted) return;
       try {
         const got = await this.api.sessions.getSession({ session: this.session });
-        if (got.session && got.session.etag !== this.etag) changed(await this.load());
+        if (!got.session) continue;
+        if (got.session.etag !== this.etag) changed(await this.load());
+        else seated(seatsOf(got.session, this.skew));
       } catch (err) {
+        const ended = endOf(err);
+        if (ended) return mode(ended);
         console.warn("poll failed", refusalOf(err).message);
       }
     }
   }
+}
+
+/**
+ * How following a session ends for good, by the refusal `err`: "deleted" (the session is gone) or
+ * "revoked" (this page's seat token no longer works: the host gave the seat a new one, handed it to
+ * the computer or opened it); undefined for a failure worth trying again.
+ */
+function endOf(err: unknown): "deleted" | "revoked" | undefined {
+  const reason = refusalOf(err).reason;
+  if (reason === "SESSION_NOT_FOUND") return "deleted";
+  if (reason === "SEAT_TOKEN_INVALID") return "revoked";
+  return undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -284,6 +284,49 @@ GENERAL: tuple[Reason, ...] = (
             ErrorCode.ILLEGAL_MOVE,
             "The last move drew chance (or revealed hidden information): it cannot be undone.",
         ),
+        Reason(
+            "UNDO_AFTER_SEAT_EVENT",
+            ErrorCode.ILLEGAL_MOVE,
+            "The last entry of the move log is a seat's resignation or forfeit, not a move: it cannot be "
+            "undone.",
+        ),
+        Reason(
+            "CLOCK_INVALID",
+            M,
+            "CreateSession's `clock` cannot work: no per-move limit and no bank, a value past a year, an "
+            "increment without a bank, or an unknown timeout action (the field is named).",
+        ),
+        Reason(
+            "RESIGN_ACTION_INVALID",
+            M,
+            "ResignSeat's `action` is not RESIGN_ACTION_FORFEIT or RESIGN_ACTION_BOT.",
+        ),
+        Reason(
+            "WEBHOOK_URL_INVALID",
+            M,
+            "CreateSession's `webhook.url` cannot be an endpoint: not https:// (plain http:// only for a "
+            "host --webhook-allow names), no host, credentials or a fragment in it, or a host that does "
+            "not resolve.",
+        ),
+        Reason(
+            "WEBHOOK_HOST_NOT_ALLOWED",
+            M,
+            "CreateSession's `webhook.url` names, or resolves to, an address the service does not call: "
+            "loopback, private, link-local, multicast, reserved or otherwise not public (an IPv4 address "
+            "inside IPv6 included), unless --webhook-allow names the host or its network.",
+        ),
+        Reason(
+            "SESSION_OVER",
+            ErrorCode.ILLEGAL_MOVE,
+            "The session has ended (a resignation, a timeout, or its rules): it takes no more moves, "
+            "undos or resignations. Its `result` says how it ended.",
+        ),
+        Reason(
+            "SEAT_RESIGNED",
+            ErrorCode.ILLEGAL_MOVE,
+            "The seat's person resigned, forfeited on time or handed the seat to a bot: its token still "
+            "watches the game, but no longer moves for the seat.",
+        ),
         Reason("INVALID_PAGE_SIZE", M, "`pageSize` is negative."),
         Reason(
             "INVALID_PAGE_TOKEN",
@@ -326,6 +369,103 @@ GENERAL: tuple[Reason, ...] = (
             ErrorCode.UNAVAILABLE,
             "The watcher read too slowly and the stream was ended rather than skip a version; watch "
             "again from the session's current version.",
+        ),
+    ),
+    *_group(
+        "Host, lobby and rematch",
+        Reason(
+            "HOST_TOKEN_REQUIRED",
+            ErrorCode.PERMISSION_DENIED,
+            "The call is the host's (DeleteSession of a session with a host, ManageSeat) and carries no "
+            "token: send the host token CreateSession returned.",
+        ),
+        Reason(
+            "HOST_TOKEN_INVALID",
+            ErrorCode.PERMISSION_DENIED,
+            "The call is the host's and the token sent is not the session's host token (a seat's token "
+            "does not delete a session with a host, nor manage its seats).",
+        ),
+        Reason(
+            "HOST_TOKEN_NOT_A_SEAT",
+            ErrorCode.PERMISSION_DENIED,
+            "The host token was sent to act for a seat (a move, an undo, a resignation): the host "
+            "looks on as a spectator; a seat acts with its own token.",
+        ),
+        Reason(
+            "WAITING_FOR_PLAYERS",
+            ErrorCode.ILLEGAL_MOVE,
+            "A seat has no player yet (open in the lobby, or reserved by the host): nothing is played "
+            "until every seat has one.",
+        ),
+        Reason(
+            "SEAT_NOT_OPEN",
+            ErrorCode.ILLEGAL_MOVE,
+            "ClaimSeat names a seat that is not open (a player, a bot or the host has it), or no seat is "
+            "open any more: of two claims of the last open seat, this one came second. ManageSeat's "
+            "SEAT_ACTION_CLOSE names a seat that is not open.",
+        ),
+        Reason(
+            "SEAT_OUT",
+            ErrorCode.ILLEGAL_MOVE,
+            "ManageSeat names a seat that resigned or forfeited: it is out of the game for good.",
+        ),
+        Reason(
+            "SEAT_ACTION_INVALID",
+            M,
+            "ManageSeat's `action` is unset or unknown: SEAT_ACTION_REISSUE_TOKEN, SEAT_ACTION_BOT, "
+            "SEAT_ACTION_OPEN or SEAT_ACTION_CLOSE.",
+        ),
+        Reason(
+            "DISPLAY_NAME_REQUIRED",
+            M,
+            "ClaimSeat's `displayName` is empty once normalised (only spaces, controls or invisible "
+            "characters).",
+        ),
+        Reason(
+            "DISPLAY_NAME_TOO_LONG",
+            M,
+            "A display name is longer than 32 characters once normalised: it is refused, never cut.",
+        ),
+        Reason("DISPLAY_NAMES_TOO_MANY", M, "CreateSession's `displayNames` has more names than seats."),
+        Reason(
+            "DISPLAY_NAME_FOR_OPEN_SEAT",
+            M,
+            "CreateSession names an open seat's player: whoever claims the seat gives its name.",
+        ),
+        Reason(
+            "DISPLAY_NAME_UNEXPECTED",
+            M,
+            "ManageSeat's `displayName` is set with an action other than SEAT_ACTION_REISSUE_TOKEN.",
+        ),
+        Reason("OPEN_SEAT_IS_BOT", M, "CreateSession's `openSeats` names a seat a bot plays."),
+        Reason("OPEN_SEAT_DUPLICATE", M, "CreateSession's `openSeats` names a seat twice."),
+        Reason(
+            "OPEN_SEATS_WITH_PHYSICAL_DICE",
+            M,
+            "CreateSession asks for open seats and physical dice at once: players who meet in the "
+            "lobby share no dice.",
+        ),
+        Reason(
+            "PLAYERS_OUT_OF_RANGE",
+            M,
+            "ListSessions' `players` is negative or past 99 (0 lists every number of players).",
+        ),
+        Reason(
+            "LOBBY_RATE_LIMITED",
+            ErrorCode.RESOURCE_EXHAUSTED,
+            "Too many lobby calls (ListSessions, ClaimSeat) from this client (--lobby-rate, "
+            "--lobby-burst): Retry-After says when to try again.",
+        ),
+        Reason(
+            "GAME_NOT_OVER",
+            ErrorCode.ILLEGAL_MOVE,
+            "Rematch asks for a rematch of a game that has not ended.",
+        ),
+        Reason(
+            "REMATCH_TOKEN_REQUIRED",
+            ErrorCode.PERMISSION_DENIED,
+            "Rematch carries no token: the host asks with the host token, each player with their "
+            "seat's token.",
         ),
     ),
     *_group(

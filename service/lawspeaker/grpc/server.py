@@ -270,6 +270,11 @@ class SessionServicer:
         self.DeleteSession = _session_unary("DeleteSession", api.delete_session)
         self.WatchSession = _session_stream("WatchSession", api.watch_session)
         self.CreateWatchTicket = _session_unary("CreateWatchTicket", api.create_watch_ticket)
+        self.ResignSeat = _session_unary("ResignSeat", api.resign_seat)
+        self.ListSessions = _identified("ListSessions", api.list_sessions, access)
+        self.ClaimSeat = _identified("ClaimSeat", api.claim_seat, access)
+        self.ManageSeat = _session_unary("ManageSeat", api.manage_seat)
+        self.Rematch = _identified("Rematch", api.rematch, access)
 
 
 class RulesServicer:

@@ -194,6 +194,16 @@ def set_query(msg: Message, rpc: Rpc, query: Mapping[str, str]) -> None:
         if f.type == FD.TYPE_STRING:
             setattr(msg, name, raw)
             continue
+        if f.type == FD.TYPE_BOOL:  # as the HTTP annotations' query mapping spells it
+            if raw not in ("true", "false"):
+                raise LawspeakerError(
+                    ErrorCode.MALFORMED,
+                    "INVALID_FIELD_VALUE",
+                    f"Query parameter {f.json_name}: {raw[:40]!r} is not true or false.",
+                    (FieldViolation(name, "must be true or false"),),
+                )
+            setattr(msg, name, raw == "true")
+            continue
         try:
             setattr(msg, name, int(raw))
         except (TypeError, ValueError):

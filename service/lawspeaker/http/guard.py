@@ -3,11 +3,12 @@ port (REST and Connect). ``lawspeaker.grpc.guard`` is the same policy as a gRPC 
 
 Both do the same two things, and nothing on any other call:
 
-- on CreateSession they identify the caller (its API key, else its address) and put it in
-  :data:`lawspeaker.api.access.CALLER` for the call, where the session API counts its quota; a key that
-  is wrong, or missing while keys are configured, is refused with UNAUTHENTICATED before any work;
-  the state of the quota the call took from (:data:`lawspeaker.api.access.RATE_LIMIT`) goes out as
-  the ``RateLimit-Policy`` and ``RateLimit`` headers of its answer, success or refusal;
+- on CreateSession (and Rematch, ListSessions, ClaimSeat) they identify the caller (its API key,
+  else its address) and put it in :data:`lawspeaker.api.access.CALLER` for the call, where the
+  session API counts its quota; a key that is wrong, or missing while keys are configured, is
+  refused with UNAUTHENTICATED before any work; the state of the quota the call took from
+  (:data:`lawspeaker.api.access.RATE_LIMIT`) goes out as the ``RateLimit-Policy`` and ``RateLimit``
+  headers of its answer, success or refusal;
 - with ``--api-keys-for-rules``, every RulesService call needs a valid key as well.
 
 A refusal
@@ -44,7 +45,25 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CREATE_SESSION_REST = "/v1/sessions"
-CREATE_SESSION_CONNECT = "/lawspeaker.v1.SessionService/CreateSession"
+IDENTIFIED_CONNECT = frozenset(
+    f"/lawspeaker.v1.SessionService/{m}" for m in ("CreateSession", "ListSessions", "ClaimSeat", "Rematch")
+)
+"""The calls whose quotas count per client: creating a session (CreateSession, and a Rematch, which
+makes one) and the lobby's (ListSessions, ClaimSeat)."""
+IDENTIFIED_VERBS = (":claimSeat", ":rematch")
+
+
+def identified(method: str, path: str) -> bool:
+    """Whether the call is one whose caller is identified (``IDENTIFIED_CONNECT``), over REST or Connect."""
+    if method == "GET":
+        return path == CREATE_SESSION_REST
+    if method != "POST":
+        return False
+    if path == CREATE_SESSION_REST or path in IDENTIFIED_CONNECT:
+        return True
+    return path.startswith(CREATE_SESSION_REST + "/") and path.endswith(IDENTIFIED_VERBS)
+
+
 RULES_REST = "/v1/games"
 _API_KEY = API_KEY_HEADER.encode()
 _FORWARDED = FORWARDED_FOR.encode()
@@ -81,7 +100,7 @@ def http_middleware(access: Access) -> Callable[[Any], Any]:
                 await app(scope, receive, send)
                 return
             path: str = scope["path"]
-            creating = scope["method"] == "POST" and path in (CREATE_SESSION_REST, CREATE_SESSION_CONNECT)
+            creating = identified(scope["method"], path)
             if not creating and not (
                 access.keys_for_rules and (path.startswith(RULES_REST) or path.startswith(RULES_RPC))
             ):

@@ -42,6 +42,8 @@ from lawspeaker.http.routes import (
     etag_getter,
 )
 from lawspeaker.http.session_routes import CONDITIONAL_GETS, EVENT_STREAM
+from lawspeaker.sessions.clocks import MAX_CLOCK_SECONDS
+from lawspeaker.sessions.seats import MAX_RAW_NAME
 from lawspeaker.sessions.service import MAX_REQUEST_ID, MAX_SESSION_ID
 from lawspeaker.v1 import game_pb2
 from lawspeaker.wire import proto_comments, protojson
@@ -215,6 +217,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "lawspeaker.v1.CreateSessionRequest": ("game", "players"),  # GAME_REQUIRED, PLAYER_COUNT
     "lawspeaker.v1.SessionValidateMoveRequest": ("move",),  # MOVE_REQUIRED
     "lawspeaker.v1.SessionApplyMoveRequest": ("move",),
+    "lawspeaker.v1.ClaimSeatRequest": ("display_name",),  # DISPLAY_NAME_REQUIRED
+    "lawspeaker.v1.ManageSeatRequest": ("action",),  # SEAT_ACTION_INVALID
     "lawspeaker.v1.RngState": ("seed",),  # a state's RNG seed is 32 bytes (INVALID_STATE)
 }
 """Request fields the server refuses to go without: proto3 has no required fields (an absent field
@@ -224,10 +228,18 @@ If-Match may name the version instead, and JSON Schema cannot relate a header to
 SENT: dict[str, tuple[str, ...]] = {
     "lawspeaker.v1.NewGameResponse": ("state",),
     "lawspeaker.v1.ApplyMoveResponse": ("state",),
-    "lawspeaker.v1.CreateSessionResponse": ("session", "seat_tokens"),
+    "lawspeaker.v1.CreateSessionResponse": ("session", "host_token"),
     "lawspeaker.v1.GetSessionResponse": ("session",),
     "lawspeaker.v1.SessionApplyMoveResponse": ("session",),
     "lawspeaker.v1.UndoMoveResponse": ("session", "undone"),
+    "lawspeaker.v1.ResignSeatResponse": ("session",),
+    "lawspeaker.v1.ClaimSeatResponse": ("session", "seat_token"),
+    "lawspeaker.v1.ManageSeatResponse": ("session",),
+    "lawspeaker.v1.RematchResponse": ("session",),
+    "lawspeaker.v1.SeatStatus": ("role",),  # never SEAT_ROLE_UNSPECIFIED
+    "lawspeaker.v1.SessionResult": ("reason",),  # never RESULT_REASON_UNSPECIFIED
+    "lawspeaker.v1.SeatPlace": ("place",),  # from 1
+    "lawspeaker.v1.SeatEvent": ("kind",),  # never SEAT_EVENT_KIND_UNSPECIFIED
     "lawspeaker.v1.DescribeGameResponse": ("info",),
     "lawspeaker.v1.GameInfo": ("id", "title", "min_players", "max_players", "rules_version"),
     "lawspeaker.v1.Session": ("session", "game", "players", "etag"),  # an etag is never empty
@@ -243,9 +255,18 @@ PLAYERS = frozenset({"lawspeaker.v1.NewGameRequest.players", "lawspeaker.v1.Crea
 BOUNDS: dict[str, tuple[int, int]] = {
     "lawspeaker.v1.RngState.counter": (0, core.RNG_COUNTER_LIMIT - 1),
     "lawspeaker.v1.ListSessionMovesRequest.page_size": (0, INT32[1]),  # INVALID_PAGE_SIZE
+    "lawspeaker.v1.ListSessionsRequest.page_size": (0, INT32[1]),  # INVALID_PAGE_SIZE
+    "lawspeaker.v1.ListSessionsRequest.players": (0, 99),  # PLAYERS_OUT_OF_RANGE
+    "lawspeaker.v1.ClaimSeatRequest.seat": (0, INT32[1]),  # below the session's players: SEAT_OUT_OF_RANGE
+    "lawspeaker.v1.ManageSeatRequest.seat": (0, INT32[1]),
+    "lawspeaker.v1.CreateSessionRequest.open_seats": (0, INT32[1]),
     "lawspeaker.v1.PaxVikingJuniorOptions.starting_seat": (-1, INT32[1]),  # -1: as unset, drawn at random
     "lawspeaker.v1.SuggestMoveRequest.seat": (0, INT32[1]),  # below the state's players: SEAT_OUT_OF_RANGE
     "lawspeaker.v1.BotSeat.seat": (0, INT32[1]),  # below the session's players: SEAT_OUT_OF_RANGE
+    **{  # CLOCK_INVALID: 0 (none) to a year
+        f"lawspeaker.v1.Clock.{name}": (0, MAX_CLOCK_SECONDS)
+        for name in ("per_move_seconds", "bank_seconds", "increment_seconds")
+    },
 }
 """Integer fields the server bounds more narrowly than their type."""
 
@@ -272,6 +293,7 @@ NONZERO_ENUMS = frozenset(
         "lawspeaker.v1.PenkiPlacePair.second",
         "lawspeaker.v1.SuggestMoveRequest.level",  # BOT_LEVEL_REQUIRED
         "lawspeaker.v1.BotSeat.level",
+        "lawspeaker.v1.ManageSeatRequest.action",  # SEAT_ACTION_INVALID
     }
 )
 """Enum fields whose zero value (unset) the codecs refuse (INVALID_ENUM, INVALID_STATE): they are
@@ -285,8 +307,43 @@ EXTRA: dict[str, dict[str, Any]] = {
     # (empty is the field unset, as proto3 JSON reads it: no long poll, no resumption)
     "lawspeaker.v1.GetSessionRequest.wait_for_change": {"pattern": "^[0-9]{0,19}$"},
     "lawspeaker.v1.WatchSessionRequest.resume_after_etag": {"pattern": "^[0-9]{0,19}$"},
+    "lawspeaker.v1.ResignSeatRequest.etag": {"pattern": "^[0-9]{0,19}$"},  # optional: empty is unset
+    "lawspeaker.v1.ManageSeatRequest.etag": {"pattern": "^[0-9]{0,19}$"},
+    # a display name as sent: longer is refused before it is read (DISPLAY_NAME_TOO_LONG); what it
+    # is once normalised (at most 32 characters, not only spaces) JSON Schema cannot say
+    "lawspeaker.v1.ClaimSeatRequest.display_name": {"maxLength": MAX_RAW_NAME},
+    "lawspeaker.v1.ManageSeatRequest.display_name": {"maxLength": MAX_RAW_NAME},
+    "lawspeaker.v1.CreateSessionRequest.display_names": {"maxLength": MAX_RAW_NAME},
 }
 """Further keywords of single fields."""
+
+
+def _at_least_one(*names: str) -> dict[str, Any]:
+    """An object in which one of the integer fields ``names`` (JSON names) is set and not 0 (one name:
+    that field, without an anyOf of one branch, which linters call illogical)."""
+    branches = [{"required": [n], "properties": {n: {"type": "integer", "minimum": 1}}} for n in names]
+    return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+
+DEPENDENT: dict[str, dict[str, Any]] = {
+    # CLOCK_INVALID: an increment is added to a bank ...
+    "lawspeaker.v1.Clock": {
+        "incrementSeconds": {
+            "anyOf": [{"properties": {"incrementSeconds": {"enum": [0, None]}}}, _at_least_one("bankSeconds")]
+        }
+    },
+    # ... and a clock set (even to {}) has a limit per move or a bank; null is no clock
+    "lawspeaker.v1.CreateSessionRequest": {
+        "clock": {
+            "anyOf": [
+                {"properties": {"clock": {"type": "null"}}},
+                {"properties": {"clock": _at_least_one("perMoveSeconds", "bankSeconds")}},
+            ]
+        }
+    },
+}
+"""Relations between the fields of a message the server refuses to go without (its
+``dependentSchemas``, by the JSON name of the field that brings them in)."""
 
 
 def _exactly_one() -> frozenset[str]:
@@ -524,6 +581,7 @@ class _SchemaBuilder:
                 replaced = {"required": [data], "properties": {data: {"type": "string", "minLength": 1}}}
                 reference = {"properties": {f.json_name: {"items": {"enum": ids}}}}
                 dependent[f.json_name] = {"anyOf": [replaced, reference]}
+        dependent.update(DEPENDENT.get(desc.full_name, {}))
         if dependent:
             schema["dependentSchemas"] = dependent
         if required:
@@ -796,6 +854,10 @@ def _path_parameter(name: str, f: descriptor.FieldDescriptor, builder: _SchemaBu
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
+IDENTIFIED = frozenset({"CreateSession", "ListSessions", "ClaimSeat", "Rematch"})
+"""The calls whose quotas count per client (``lawspeaker.http.guard.IDENTIFIED_CONNECT``): 401 with
+API keys configured, 429 past a quota."""
+
 INEXPRESSIBLE: dict[str, str] = {
     "NewGame": "an option holding game data as JSON text (Birka's data, Pax Penning's board, Pax Viking "
     "Junior's components) that does not validate as that data (INVALID_DATA, INVALID_BOARD, "
@@ -814,7 +876,11 @@ INEXPRESSIBLE: dict[str, str] = {
     "do not reach (SEAT_OUT_OF_RANGE)",
     "CreateSession": "an option holding game data as JSON text that does not validate as that data "
     "(INVALID_DATA, INVALID_BOARD, INVALID_COMPONENTS), a bot seat beyond the players or named twice "
-    "(SEAT_OUT_OF_RANGE, BOT_SEAT_DUPLICATE), bot seats with physical dice (BOTS_WITH_PHYSICAL_DICE)",
+    "(SEAT_OUT_OF_RANGE, BOT_SEAT_DUPLICATE), bot seats with physical dice (BOTS_WITH_PHYSICAL_DICE), an "
+    "open seat beyond the players, named twice, a bot's, or with physical dice (SEAT_OUT_OF_RANGE, "
+    "OPEN_SEAT_DUPLICATE, OPEN_SEAT_IS_BOT, OPEN_SEATS_WITH_PHYSICAL_DICE), more display names than seats, "
+    "one longer than 32 characters once normalised, or one for an open seat (DISPLAY_NAMES_TOO_MANY, "
+    "DISPLAY_NAME_TOO_LONG, DISPLAY_NAME_FOR_OPEN_SEAT)",
     "SessionValidateMove": "a move of another game than the session's, which its id names, or one whose "
     "members are all null (MOVE_REQUIRED)",
     "SessionApplyMove": "a move of another game than the session's, or one whose members are all null "
@@ -824,6 +890,13 @@ INEXPRESSIBLE: dict[str, str] = {
     "UndoMove": "no etag in the body and none in If-Match (ETAG_REQUIRED), a body etag that If-Match "
     "does not name (IF_MATCH_CONFLICT)",
     "ListSessionMoves": "a pageToken that is not a nextPageToken of this session (INVALID_PAGE_TOKEN)",
+    "ListSessions": "a pageToken that is not a nextPageToken of a listing with the same filters "
+    "(INVALID_PAGE_TOKEN)",
+    "ClaimSeat": "a displayName longer than 32 characters, or empty, once normalised (DISPLAY_NAME_TOO_LONG, "
+    "DISPLAY_NAME_REQUIRED), a seat beyond the session's players (SEAT_OUT_OF_RANGE)",
+    "ManageSeat": "a displayName longer than 32 characters once normalised (DISPLAY_NAME_TOO_LONG), or "
+    "set with another action than SEAT_ACTION_REISSUE_TOKEN (DISPLAY_NAME_UNEXPECTED), a seat beyond "
+    "the session's players (SEAT_OUT_OF_RANGE)",
     "WatchSession": "a watch ticket sent with a seat token in the Authorization header: one of them "
     "(WATCH_TICKET_WITH_TOKEN)",
 }
@@ -864,8 +937,10 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         if comment:
             query["description"] = comment
         params.append(query)
-    if rpc.name == "CreateSession":
+    if rpc.name in ("CreateSession", "ListSessions", "ClaimSeat"):
         op["security"] = [{}, {API_KEY: []}]
+    elif rpc.name == "Rematch":  # a host or seat token, and the API key where keys are configured
+        op["security"] = [{SEAT_TOKEN: []}, {SEAT_TOKEN: [], API_KEY: []}]
     elif rpc.service is SESSION_SERVICE:
         op["security"] = [{}, {SEAT_TOKEN: []}]
     else:
@@ -898,9 +973,9 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         statuses.remove(404)  # the path names a game the service plays
     if rpc.service is SESSION_SERVICE:
         statuses = sorted({*statuses, 403, 409, 503})
-    if rpc.name == "CreateSession" or rpc.service is SERVICE:
+    if rpc.name in IDENTIFIED or rpc.service is SERVICE:
         statuses = sorted({*statuses, 401})
-    if rpc.name == "CreateSession":
+    if rpc.name in IDENTIFIED:
         statuses = sorted({*statuses, 429})
     ok: dict[str, Any] = {JSON: {"schema": builder.message(out_desc, game)}}
     if rpc.streaming:
@@ -911,9 +986,12 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
         ok_response["headers"] = {"ETag": ETAG_HEADER}
     if game is not None and rpc.name == "NewGame":
         ok_response["links"] = _state_links(game)
+    lobby = rpc.name in ("ListSessions", "ClaimSeat")
+    rate_headers = LOBBY_RATE_LIMIT_HEADERS if lobby else RATE_LIMIT_HEADERS
     if rpc.name == "CreateSession":
         ok_response["links"] = _session_links()
-        ok_response["headers"] = {**ok_response.get("headers", {}), **RATE_LIMIT_HEADERS}
+    if rpc.name in IDENTIFIED:
+        ok_response["headers"] = {**ok_response.get("headers", {}), **rate_headers}
     op["responses"] = {"200": ok_response, **_error_responses(statuses)}
     inexpressible = INEXPRESSIBLE.get(rpc.name)
     if inexpressible:
@@ -929,22 +1007,28 @@ def _operation(rpc: Rpc, builder: _SchemaBuilder, game: str | None = None) -> di
             "API_KEY_INVALID. "
             + (
                 "Only when the service is configured with API keys."
-                if rpc.name == "CreateSession"
+                if rpc.name in IDENTIFIED
                 else "Only when the service runs with --api-keys-for-rules."
             )
         )
     if 429 in statuses:
         op["responses"]["429"]["description"] = (
-            "A quota: this client's rate of new sessions (reason SESSION_CREATE_RATE_LIMITED) or the "
-            "service's cap on live sessions (SESSION_LIMIT_REACHED). Retry-After says when to try again; "
-            "the problem's metadata has the wait as a number (retryAfterSeconds)."
+            (
+                "A quota: this client's rate of lobby calls, listings and claims (reason "
+                "LOBBY_RATE_LIMITED). "
+                if lobby
+                else "A quota: this client's rate of new sessions (reason SESSION_CREATE_RATE_LIMITED) or "
+                "the service's cap on live sessions (SESSION_LIMIT_REACHED). "
+            )
+            + "Retry-After says when to try again; the problem's metadata has the wait as a number "
+            "(retryAfterSeconds)."
         )
         op["responses"]["429"]["headers"] = {
             "Retry-After": {
                 "description": "Seconds to wait before trying again.",
                 "schema": {"type": "integer", "minimum": 1},
             },
-            **RATE_LIMIT_HEADERS,
+            **rate_headers,
         }
     if rpc.name in CONDITIONAL_GETS:
         op["responses"]["304"] = {
@@ -971,21 +1055,30 @@ _TAG = r'(?:W/)?"[\x21\x23-\x7e]*"'
 IF_MATCH_PATTERN = rf"^[ \t]*(?:\*|[ \t,]*{_TAG}(?:[ \t]*,[ \t,]*{_TAG})*[ \t,]*)[ \t]*$"
 """If-Match as ``http_semantics.parse_if_match`` reads it: ``*`` or a list of entity tags (RFC 9110)."""
 
-RATE_LIMIT_HEADERS: dict[str, Any] = {
-    "RateLimit-Policy": {
-        "description": "This client's quota on new sessions (draft-ietf-httpapi-ratelimit-headers, "
-        "a structured field): '\"create\";q=<burst>;w=<seconds the burst takes to refill>'. Sent when "
-        "the call took from that quota (it is on unless the service or the API key's allowance turns it "
-        "off); docs/quotas.md says how the rate limit maps to q and w.",
-        "schema": {"type": "string", "pattern": '^"create";q=[0-9]+;w=[0-9]+$'},
-    },
-    "RateLimit": {
-        "description": "What is left of that quota after this call: 'r' new sessions allowed at once "
-        "now, 't' seconds until all of the burst is allowed again.",
-        "schema": {"type": "string", "pattern": '^"create";r=[0-9]+;t=[0-9]+$'},
-    },
-}
-"""The RateLimit headers of CreateSession's answers (``lawspeaker.api.access.RateLimit``)."""
+
+def _rate_limit_headers(policy: str, what: str) -> dict[str, Any]:
+    """The RateLimit headers of the answers of a call that takes from the quota ``policy`` ("create":
+    new sessions; "lobby": listings and claims), each a ``lawspeaker.api.access.RateLimit``."""
+    return {
+        "RateLimit-Policy": {
+            "description": f"This client's quota on {what} (draft-ietf-httpapi-ratelimit-headers, "
+            f"a structured field): '\"{policy}\";q=<burst>;w=<seconds the burst takes to refill>'. Sent "
+            "when the call took from that quota (it is on unless the service or the API key's allowance "
+            "turns it off); docs/quotas.md says how the rate limit maps to q and w.",
+            "schema": {"type": "string", "pattern": f'^"{policy}";q=[0-9]+;w=[0-9]+$'},
+        },
+        "RateLimit": {
+            "description": f"What is left of that quota after this call: 'r' {what} allowed at once "
+            "now, 't' seconds until all of the burst is allowed again.",
+            "schema": {"type": "string", "pattern": f'^"{policy}";r=[0-9]+;t=[0-9]+$'},
+        },
+    }
+
+
+RATE_LIMIT_HEADERS = _rate_limit_headers("create", "new sessions")
+"""The RateLimit headers of CreateSession's (and Rematch's) answers."""
+LOBBY_RATE_LIMIT_HEADERS = _rate_limit_headers("lobby", "lobby calls (listings and claims)")
+"""The RateLimit headers of ListSessions' and ClaimSeat's answers."""
 
 ETAG_HEADER: dict[str, Any] = {
     "description": 'The session\'s version as a strong entity tag: its etag quoted, e.g. "7" for '
@@ -1289,8 +1382,9 @@ def _openapi() -> dict[str, Any]:
                 SEAT_TOKEN: {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The secret token of one seat, as CreateSession returned it. Without "
-                    "it a session is seen as a spectator sees it.",
+                    "description": "The secret token of one seat, as CreateSession or ClaimSeat returned "
+                    "it, or the host token (CreateSession's hostToken) for the host's calls: DeleteSession, "
+                    "ManageSeat, Rematch. Without one a session is seen as a spectator sees it.",
                 },
             },
         },

@@ -218,7 +218,9 @@ async def call_if_match(
         etag = semantics.etag_for(conditions, getattr(msg, "etag"))  # noqa: B009
         if etag is None:  # several tags, or only weak ones: the current version decides
             session: str = getattr(msg, "session")  # noqa: B009
-            got = await call(GET_SESSION, GET_SESSION.request_type(session=session), token, True)
+            get = GET_SESSION.request_type()
+            setattr(get, "session", session)  # noqa: B010 - Message's stub takes no field arguments
+            got = await call(GET_SESSION, get, token, True)
             etag = got.session.etag
             if etag not in conditions.tags:
                 metrics.write_conflict(session.partition(".")[0])  # refused without a write: count it here

@@ -132,6 +132,39 @@ REPLAYS = Counter(
     "SessionApplyMove retries answered from their request id's record instead of moving again.",
     ("game",),
 )
+TIMEOUTS = Counter(
+    "lawspeaker_timeouts",
+    "Turn clocks that ran out and what the session's clock did about it (action: bot, forfeit), by game.",
+    ("game", "action"),
+)
+SEATS_LEFT = Counter(
+    "lawspeaker_seats_left",
+    "Seats whose person left the game (kind: resigned, left_to_bot, forfeited_on_time), by game.",
+    ("game", "kind"),
+)
+SEATS_CLAIMED = Counter(
+    "lawspeaker_seats_claimed",
+    "Open seats claimed from the lobby (ClaimSeat), by game.",
+    ("game",),
+)
+REMATCHES = Counter(
+    "lawspeaker_rematches",
+    "Rematches made (Rematch), by game.",
+    ("game",),
+)
+WEBHOOK_DELIVERIES = Counter(
+    "lawspeaker_webhook_deliveries",
+    "Webhook delivery attempts and their outcome: delivered (a 2xx answer), failed (anything else; "
+    "retried), expired (given up after --webhook-retry-seconds), refused (an address or URL the "
+    "service may not call).",
+    ("outcome",),
+)
+WEBHOOKS_PENDING = Gauge(
+    "lawspeaker_webhook_pending_sessions",
+    "Sessions with webhook events not yet delivered (or looked at once more), in the store's pending "
+    "index (all replicas share it), read when scraped.",
+    multiprocess_mode="mostrecent",
+)
 BOT_MOVES = Counter(
     "lawspeaker_bot_moves",
     "Moves the bots chose (SuggestMove answers and bot seats' moves in sessions), by game and level.",
@@ -288,6 +321,36 @@ def session_created(game: str) -> None:
 def write_conflict(game: str) -> None:
     if _on:
         WRITE_CONFLICTS.labels(game).inc()
+
+
+def timeout_fired(game: str, action: str) -> None:
+    if _on:
+        TIMEOUTS.labels(game, action).inc()
+
+
+def webhook_delivery(outcome: str) -> None:
+    if _on:
+        WEBHOOK_DELIVERIES.labels(outcome).inc()
+
+
+def webhooks_pending(pending: int) -> None:
+    if _on:
+        WEBHOOKS_PENDING.set(pending)
+
+
+def seat_left(game: str, kind: str) -> None:
+    if _on:
+        SEATS_LEFT.labels(game, kind).inc()
+
+
+def seat_claimed(game: str) -> None:
+    if _on:
+        SEATS_CLAIMED.labels(game).inc()
+
+
+def rematch_made(game: str) -> None:
+    if _on:
+        REMATCHES.labels(game).inc()
 
 
 def replayed(game: str) -> None:

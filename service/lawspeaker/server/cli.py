@@ -23,6 +23,7 @@ from lawspeaker.sessions.store import REQUEST_ID_BYTES, StoreConfigError
 if TYPE_CHECKING:
     from lawspeaker.server.tls import ServerTLS
     from lawspeaker.sessions.service import Limits, SessionApi
+    from lawspeaker.sessions.webhooks import Config as WebhookConfig
 
 log = logging.getLogger("lawspeaker")
 
@@ -59,6 +60,7 @@ async def serve(
     bot_queue: int = DEFAULT_BOT_QUEUE,
     public_url: str = "",
     compress_min_bytes: int = DEFAULT_COMPRESS_MIN_BYTES,
+    webhook_config: WebhookConfig | None = None,
 ) -> None:
     """Serve gRPC and HTTP in this event loop until SIGTERM or SIGINT, then shut down gracefully.
 
@@ -76,6 +78,7 @@ async def serve(
     gRPC, which has none, the link's path alone).
     ``compress_min_bytes``: HTTP responses (and Connect stream messages) at least this long are
     compressed when the client asks (``lawspeaker.http.compression``).
+    ``webhook_config``: the server's webhook target, allowlist and retry bound (``--webhook-*``).
     """
     from lawspeaker.api.rules import RulesApi
     from lawspeaker.grpc.server import create_server
@@ -129,7 +132,13 @@ async def serve(
         options.pop("prefix", None)
         store = MemoryStore(ttl=session_ttl, **options)
         log.info("game sessions in this process (no --redis-url; idle TTL %d s)", session_ttl)
-    sessions = SessionApi(store, api, limits)
+    sessions = SessionApi(store, api, limits, webhook_config)
+    if webhook_config is not None and webhook_config.url:
+        log.info(
+            "webhooks: every session's events to %s, retried for %g s",
+            webhook_config.url,
+            webhook_config.retry_seconds,
+        )
     try:
         await store.check()  # e.g. a plain redis:// URL naming a Redis Cluster node
     except StoreConfigError:
@@ -197,6 +206,7 @@ async def serve(
 
     await grpc_server.start()
     gauges = asyncio.create_task(_read_metrics(sessions)) if metrics_on else None
+    sessions.start()  # this replica's timers (turn clocks) and presence writes
     http_task = asyncio.create_task(http.serve(sockets=http_sockets))
     while not http.started and not http_task.done():
         await asyncio.sleep(0.01)
@@ -322,6 +332,8 @@ def _env_flag(name: str) -> bool:
 
 DEFAULT_CREATE_RATE = 30.0  # new sessions a minute per client
 DEFAULT_CREATE_BURST = 10  # new sessions at once per client
+DEFAULT_LOBBY_RATE = 120.0  # lobby listings and seat claims a minute per client
+DEFAULT_LOBBY_BURST = 20  # lobby listings and seat claims at once per client
 DEFAULT_MAX_SESSIONS = 10_000  # live sessions per store
 
 
@@ -504,6 +516,20 @@ def parser() -> argparse.ArgumentParser:
         f"LAWSPEAKER_CREATE_RATE, default {DEFAULT_CREATE_RATE:g}; 0: no limit)",
     )
     q.add_argument(
+        "--lobby-rate",
+        type=float,
+        default=_env_float("LAWSPEAKER_LOBBY_RATE", DEFAULT_LOBBY_RATE),
+        help="lobby listings (ListSessions) and seat claims (ClaimSeat) a minute per client (env "
+        f"LAWSPEAKER_LOBBY_RATE, default {DEFAULT_LOBBY_RATE:g}; 0: no limit)",
+    )
+    q.add_argument(
+        "--lobby-burst",
+        type=int,
+        default=_env_int("LAWSPEAKER_LOBBY_BURST", DEFAULT_LOBBY_BURST),
+        help="lobby calls a client may make at once (env LAWSPEAKER_LOBBY_BURST, default "
+        f"{DEFAULT_LOBBY_BURST})",
+    )
+    q.add_argument(
         "--create-burst",
         type=int,
         default=_env_int("LAWSPEAKER_CREATE_BURST", DEFAULT_CREATE_BURST),
@@ -574,6 +600,38 @@ def parser() -> argparse.ArgumentParser:
         default=_env_float("LAWSPEAKER_REDIS_WAIT_TIMEOUT", 1.0),
         help="seconds to wait for those replicas (env LAWSPEAKER_REDIS_WAIT_TIMEOUT, default 1)",
     )
+    w = s.add_argument_group(
+        "webhooks",
+        "sessions' events (a seat is to act, a clock runs out, a seat is claimed, the game ends) POSTed "
+        "as Standard Webhooks, retried with backoff, from whichever replica is alive; a session may name "
+        "its own endpoint too (CreateSession's webhook). docs/sessions.md#webhooks",
+    )
+    w.add_argument(
+        "--webhook-url",
+        default=os.environ.get("LAWSPEAKER_WEBHOOK_URL", ""),
+        help="notify every session's events to this https:// endpoint (env LAWSPEAKER_WEBHOOK_URL), "
+        "signed with --webhook-secret",
+    )
+    w.add_argument(
+        "--webhook-secret",
+        default=os.environ.get("LAWSPEAKER_WEBHOOK_SECRET", ""),
+        help="the secret --webhook-url's deliveries are signed with, whsec_<base64> as Standard "
+        "Webhooks libraries take it (env LAWSPEAKER_WEBHOOK_SECRET, which keeps it out of the process list)",
+    )
+    w.add_argument(
+        "--webhook-allow",
+        default=os.environ.get("LAWSPEAKER_WEBHOOK_ALLOW", ""),
+        help="comma-separated hosts, addresses or networks (CIDR) webhooks may reach although they are "
+        "not public, plain http:// allowed for the hosts named (env LAWSPEAKER_WEBHOOK_ALLOW); by "
+        "default loopback, private, link-local and other non-public addresses are refused, after DNS",
+    )
+    w.add_argument(
+        "--webhook-retry-seconds",
+        type=float,
+        default=_env_float("LAWSPEAKER_WEBHOOK_RETRY_SECONDS", 3600.0),
+        help="how long an event is retried (exponential backoff, 1 s doubling to 5 min) before it is "
+        "dropped (env LAWSPEAKER_WEBHOOK_RETRY_SECONDS, default 3600)",
+    )
     k = sub.add_parser("api-key", help="make a new API key and print it with its configuration entry")
     k.add_argument("--name", default="", help="a name for the key (quotas and logs show it)")
     g = sub.add_parser("gen-proto", help="regenerate service/lawspeaker/v1 from proto/")
@@ -597,6 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SystemExit("--session-ttl must be a positive number of seconds")
         limits, store_options = _quotas(args)
         tls = _tls(args)
+        webhook_config = _webhooks(args)
         if args.workers > 1 and args.worker_of is None:
             if not args.redis_url:
                 raise SystemExit(
@@ -631,6 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_queue=args.bot_queue,
             public_url=args.public_url,
             compress_min_bytes=args.compress_min_bytes,
+            webhook_config=webhook_config,
         )
         if args.worker_of is not None:
             from lawspeaker.server import workers
@@ -676,6 +736,34 @@ def _tls(args: argparse.Namespace) -> ServerTLS | None:
         raise SystemExit(str(err)) from None
 
 
+def _webhooks(args: argparse.Namespace) -> WebhookConfig:
+    """The webhook settings of ``serve``'s flags (SystemExit naming a bad flag)."""
+    from lawspeaker.sessions import webhooks
+
+    try:
+        allow = webhooks.Allowlist.parse(args.webhook_allow)
+    except ValueError as err:
+        raise SystemExit(f"--webhook-allow / LAWSPEAKER_WEBHOOK_ALLOW: {err}") from None
+    if args.webhook_retry_seconds < 0:
+        raise SystemExit("--webhook-retry-seconds must not be negative")
+    url, secret = args.webhook_url, args.webhook_secret
+    if url:
+        try:
+            webhooks.parse_url(url, allow)  # its host's addresses are checked at every delivery
+        except webhooks.WebhookRefused as err:
+            raise SystemExit(f"--webhook-url / LAWSPEAKER_WEBHOOK_URL: {err.message}") from None
+        if not secret:
+            raise SystemExit(
+                "--webhook-url needs --webhook-secret (or LAWSPEAKER_WEBHOOK_SECRET): whsec_<base64>"
+            )
+    if secret and not webhooks.valid_secret(secret):
+        raise SystemExit(
+            "--webhook-secret / LAWSPEAKER_WEBHOOK_SECRET must be whsec_ and the base64 of at least 16 "
+            "random bytes"
+        )
+    return webhooks.Config(url=url, secret=secret, allow=allow, retry_seconds=args.webhook_retry_seconds)
+
+
 def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
     """The session quotas and store options of ``serve``'s flags (SystemExit naming a bad flag)."""
     from lawspeaker.api.access import Access, parse_api_key_entries, parse_networks
@@ -684,6 +772,8 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
     for flag in (
         "create_rate",
         "create_burst",
+        "lobby_rate",
+        "lobby_burst",
         "max_sessions",
         "request_id_ttl",
         "redis_wait_replicas",
@@ -694,6 +784,8 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
             raise SystemExit(f"--{flag.replace('_', '-')} must not be negative")
     if args.create_rate and args.create_burst < 1:
         raise SystemExit("--create-burst must be at least 1 while --create-rate is set")
+    if args.lobby_rate and args.lobby_burst < 1:
+        raise SystemExit("--lobby-burst must be at least 1 while --lobby-rate is set")
     if args.request_id_bytes < 1024:
         raise SystemExit("--request-id-bytes must be at least 1024")
     if args.redis_wait_timeout <= 0:
@@ -729,6 +821,8 @@ def _quotas(args: argparse.Namespace) -> tuple[Limits, dict[str, Any]]:
     limits = Limits(
         create_per_minute=args.create_rate,
         create_burst=args.create_burst,
+        lobby_per_minute=args.lobby_rate,
+        lobby_burst=args.lobby_burst,
         max_sessions=args.max_sessions,
         access=Access(keys, args.api_keys_for_rules, proxies, allowances, args.api_keys_optional),
     )

@@ -21,14 +21,22 @@ Every write is a compare-and-set on the revision, done by one Lua script that wr
 the log entry and the idempotency record together, resets the sliding TTL and publishes the new
 revision with its record (so that every watcher gets every version, none skipped), or writes
 nothing. Reads slide the TTL too. The stores know nothing of games or protobuf: they move bytes.
+
+Webhooks: a write's ``outbox`` (the version's events) is appended to ``<prefix>:{<session id>}:outbox``
+by the same script, so an event exists exactly when its version does; ``<prefix>:{webhooks}:due`` is
+the sorted set of sessions with events to deliver (``sessions.delivery``). Deleting a session leaves
+its outbox to be delivered; it expires with the session's TTL.
 """
 
 from __future__ import annotations
 
+import asyncio
+import bisect
 import collections
 import contextlib
 import enum
 import logging
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -60,6 +68,7 @@ from lawspeaker.sessions.watchers import WATCH_BYTES, Watchers, WatchQueue, watc
 
 DELETED = b"deleted"  # the pub/sub message announcing a deletion; any other is b"<revision>:<record>"
 CLOSED = b"closed"  # what subscribers get when the service shuts down
+PRESENCE = b"presence"  # published when a seat connects or leaves: watchers send the session again
 DEFAULT_TTL_SECONDS = 86400
 MAX_WATCHERS = 10_000  # watch streams per replica (on Redis all on one pub/sub connection)
 WATCH_BACKLOG = 256  # versions a watch stream may fall behind before it is ended (or WATCH_BYTES)
@@ -76,6 +85,9 @@ LIVE_SLACK_FRACTION = 8  # a live session's count entry outlives its TTL by ttl/
 # A demoted primary's connections are dropped at most this often (``RedisStore._reconnect``).
 RECONNECT_SECONDS = 0.1
 PROBE_MS = 60_000  # the write probe's key (``RedisStore.write_health``) expires after this
+OUTBOX_GRACE_SECONDS = 3.0
+"""A write with webhook events hints its session due this long after it (``webhook_hint``): the
+writer delivers them at once, another replica once this has passed (``sessions.delivery``)."""
 T = TypeVar("T")
 log = logging.getLogger("lawspeaker.sessions")
 
@@ -133,6 +145,9 @@ class Write:
     pop: bool = False  # remove the last log entry (and forget the request ids that wrote it)
     idem_field: bytes = b""  # the request id's digest (REQUEST_DIGEST_BYTES), b"" for none
     fingerprint: bytes = b""  # the request's fingerprint (FINGERPRINT_BYTES)
+    # Webhook events of this version (``sessions.webhooks``), appended to the session's outbox in the
+    # same atomic step: an event exists exactly when its version was written. b"" for none.
+    outbox: bytes = b""
 
     def __post_init__(self) -> None:
         if self.idem_field and (
@@ -230,8 +245,8 @@ class SessionStore(Protocol):
         cannot work, LawspeakerError(UNAVAILABLE) when the backend does not answer yet."""
         ...
 
-    async def create(self, key: SessionKey, data: bytes) -> int:
-        """Stores a new session at revision 1 and returns the revision."""
+    async def create(self, key: SessionKey, data: bytes, outbox: bytes = b"") -> int:
+        """Stores a new session at revision 1 and returns the revision; ``outbox`` as a write's."""
         ...
 
     async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
@@ -239,7 +254,38 @@ class SessionStore(Protocol):
         ...
 
     async def write(self, key: SessionKey, write: Write) -> WriteResult:
-        """Applies ``write`` atomically if the revision is still ``write.expected_rev``."""
+        """Applies ``write`` atomically if the revision is still ``write.expected_rev``. With an
+        outbox, the session is first hinted in the pending webhooks (``webhook_hint``, best effort),
+        so that another replica delivers the events should this one stop right after the write."""
+        ...
+
+    async def webhook_hint(self, session: str, at: float, now: float) -> None:
+        """Makes the session due in the pending webhooks at ``at`` if that is earlier, and records
+        ``now`` as its last hint (``webhook_settle`` keeps a session hinted within the grace)."""
+        ...
+
+    async def webhooks_due(self, now: float, limit: int) -> list[str]:
+        """Sessions whose webhook events are due at ``now`` or earlier, the earliest first."""
+        ...
+
+    async def webhooks_pending(self) -> int:
+        """Sessions in the pending webhooks index (the metrics' queue length)."""
+        ...
+
+    async def read_outbox(self, session: str, limit: int) -> list[bytes]:
+        """The session's first ``limit`` outbox entries (oldest first), even after it was deleted:
+        the outbox expires on its own, so a game that just ended still has its events delivered."""
+        ...
+
+    async def settle_outbox(self, session: str, consumed: int, head: bytes, rest: bytes) -> int:
+        """Replaces the first ``consumed`` outbox entries with ``rest`` (one entry; b"": none) if the
+        first is still ``head`` (else -1: another replica took the outbox over); the entries then left."""
+        ...
+
+    async def webhook_settle(self, session: str, looked: float, due: float | None, grace: float) -> None:
+        """After a look at the outbox read at ``looked``: the session due again at ``due``, or out of
+        the index when None; but while a write hinted it less than ``grace`` before that read (its
+        entry may have come after it), due at the latest ``grace`` after that hint."""
         ...
 
     async def read_log(self, key: SessionKey, start: int, stop: int) -> list[bytes]:
@@ -260,6 +306,63 @@ class SessionStore(Protocol):
 
     def subscribe(self, key: SessionKey) -> contextlib.AbstractAsyncContextManager[AsyncIterator[bytes]]:
         """Subscribed on entry: yields each new version (``b"<revision>:<record>"``) or DELETED."""
+        ...
+
+    async def set_deadline(self, session: str, rev: int, at: float | None) -> None:
+        """Records when version ``rev`` of a session times out (Unix time; None: it does not),
+        unless a newer version's deadline is recorded already (replicas may write out of order)."""
+        ...
+
+    async def hint_deadline(self, session: str, at: float) -> None:
+        """Before a write: makes the session's recorded deadline ``at`` if that is earlier (a replica
+        that stops between its write and ``set_deadline`` leaves a deadline that fires early, which
+        the timer corrects, never one that fires late)."""
+        ...
+
+    async def due_deadlines(self, now: float, limit: int) -> list[str]:
+        """Sessions whose recorded deadline is ``now`` or earlier, the earliest first."""
+        ...
+
+    async def forget_deadline(self, session: str) -> None:
+        """Forgets a session's deadline (the session is gone)."""
+        ...
+
+    async def take_lease(self, name: str, holder: str, ms: int) -> bool:
+        """Takes the lease ``name`` for ``ms`` unless another holder has it."""
+        ...
+
+    async def peek(self, keys: Sequence[SessionKey]) -> list[tuple[int, bytes] | None]:
+        """Each session's revision and record (None when absent), read without sliding its TTL: a
+        lobby that shows a session does not keep it alive."""
+        ...
+
+    async def lobby_add(self, entry: str) -> None:
+        """Lists a session in the lobby: ``entry`` is its index entry (``sessions.seats.lobby_entry``),
+        whose lexicographic order is the lobby's (game, players, when listed)."""
+        ...
+
+    async def lobby_remove(self, entries: Sequence[str]) -> None:
+        """Takes index entries out of the lobby (the session is full, closed or gone)."""
+        ...
+
+    async def lobby_range(self, low: str, high: str, after: str, limit: int) -> list[str]:
+        """At most ``limit`` lobby entries from ``low`` to ``high`` (inclusive, lexicographic), those
+        after ``after`` only when it is given, in order."""
+        ...
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        """Gives the lease back, if ``holder`` still has it."""
+        ...
+
+    async def read_presence(self, key: SessionKey) -> dict[str, float]:
+        """The session's presence fields (``seen:<seat>``: last seen; ``open:<seat>:<replica>``: a
+        replica's watch of the seat counts as open until then), Unix times."""
+        ...
+
+    async def write_presence(
+        self, key: SessionKey, put: dict[str, float], drop: Sequence[str], announce: bool
+    ) -> None:
+        """Sets and removes presence fields; ``announce`` publishes PRESENCE to the session's watchers."""
         ...
 
     def stop_watchers(self) -> None:
@@ -514,15 +617,27 @@ class MemoryStore:
         self._swept = clock()
         self._rates: dict[str, float] = {}  # bucket -> theoretical arrival time (GCRA)
         self._tickets: dict[bytes, tuple[SessionKey, int, float]] = {}  # digest -> key, seat, expiry
+        self._deadlines: dict[str, tuple[int, float | None]] = {}  # session -> version, deadline
+        self._leases: dict[str, tuple[str, float]] = {}  # name -> holder, until (monotonic)
+        self._presence: dict[SessionKey, dict[str, float]] = {}
+        # Webhooks: each session's outbox (entries, expiry, monotonic) outlives the session until it
+        # expires; the pending index (session -> due, Unix time) and each session's last hint.
+        self._outboxes: dict[str, tuple[list[bytes], float]] = {}
+        self._webhooks_due: dict[str, float] = {}
+        self._webhooks_hinted: dict[str, float] = {}
+        self._lobby: list[str] = []  # sorted index entries
 
     def _sweep(self) -> None:
-        """Forgets the sessions nobody came back to and the rate limits that are full again."""
+        """Forgets the sessions nobody came back to, the rate limits that are full again and the
+        webhook outboxes past their TTL."""
         now = self._clock()
         self._swept = now
         for old in [k for k, v in self._sessions.items() if v.expires <= now]:
             del self._sessions[old]
         for bucket in [b for b, tat in self._rates.items() if tat <= now]:
             del self._rates[bucket]
+        for session in [s for s, (_, expires) in self._outboxes.items() if expires <= now]:
+            del self._outboxes[session]
 
     async def take(self, bucket: str, per_minute: float, burst: int) -> Taken:
         now = self._clock()
@@ -598,12 +713,30 @@ class MemoryStore:
                 queues.discard(queue)
                 queue.end(queue.behind())
 
-    async def create(self, key: SessionKey, data: bytes) -> int:
+    async def create(self, key: SessionKey, data: bytes, outbox: bytes = b"") -> int:
         now = self._clock()
         if now - self._swept > 60:
             self._sweep()
+        if outbox:
+            await self.webhook_hint(key.session, time.time() + OUTBOX_GRACE_SECONDS, time.time())
         self._sessions[key] = _MemorySession(1, data, now + self.ttl)
+        self._append_outbox(key.session, outbox)
         return 1
+
+    def _append_outbox(self, session: str, entry: bytes) -> None:
+        if not entry:
+            return
+        now = self._clock()
+        held = self._outbox(session)
+        held.append(entry)
+        self._outboxes[session] = (held, now + self.ttl)
+
+    def _outbox(self, session: str) -> list[bytes]:
+        found = self._outboxes.get(session)
+        if found is None or found[1] <= self._clock():
+            self._outboxes.pop(session, None)
+            return []
+        return found[0]
 
     async def load(self, key: SessionKey, idem_field: bytes = b"") -> Loaded | None:
         found = self._live(key)
@@ -613,6 +746,8 @@ class MemoryStore:
         return Loaded(found.rev, found.data, len(found.log), replay)
 
     async def write(self, key: SessionKey, write: Write) -> WriteResult:
+        if write.outbox:
+            await self.webhook_hint(key.session, time.time() + OUTBOX_GRACE_SECONDS, time.time())
         found = self._live(key)
         if found is None:
             return WriteResult(WriteStatus.MISSING)
@@ -638,6 +773,7 @@ class MemoryStore:
             found.idem[0][1] <= now or found.idem_bytes > self.request_id_bytes
         ):  # forget the oldest ids: expired, or past the budget (never the newest)
             found.idem.popleft()
+        self._append_outbox(key.session, write.outbox)
         self._publish(key, b"%d:%s" % (found.rev, found.data))
         return WriteResult(WriteStatus.WRITTEN)
 
@@ -690,6 +826,115 @@ class MemoryStore:
                 if not watchers:
                     del self._watchers[key]
 
+    async def set_deadline(self, session: str, rev: int, at: float | None) -> None:
+        found = self._deadlines.get(session)
+        if found is None or found[0] <= rev:
+            self._deadlines[session] = (rev, at)
+
+    async def hint_deadline(self, session: str, at: float) -> None:
+        rev, held = self._deadlines.get(session, (0, None))
+        if held is None or at < held:
+            self._deadlines[session] = (rev, at)
+
+    async def due_deadlines(self, now: float, limit: int) -> list[str]:
+        due = sorted((at, s) for s, (_, at) in self._deadlines.items() if at is not None and at <= now)
+        return [s for _, s in due[:limit]]
+
+    async def forget_deadline(self, session: str) -> None:
+        self._deadlines.pop(session, None)
+
+    async def webhook_hint(self, session: str, at: float, now: float) -> None:
+        held = self._webhooks_due.get(session)
+        if held is None or at < held:
+            self._webhooks_due[session] = at
+        self._webhooks_hinted[session] = now
+
+    async def webhooks_due(self, now: float, limit: int) -> list[str]:
+        due = sorted((at, s) for s, at in self._webhooks_due.items() if at <= now)
+        return [s for _, s in due[:limit]]
+
+    async def webhooks_pending(self) -> int:
+        return len(self._webhooks_due)
+
+    async def read_outbox(self, session: str, limit: int) -> list[bytes]:
+        return list(self._outbox(session)[:limit])
+
+    async def settle_outbox(self, session: str, consumed: int, head: bytes, rest: bytes) -> int:
+        held = self._outbox(session)
+        if consumed and (not held or held[0] != head):
+            return -1
+        left = ([rest] if rest else []) + held[consumed:]
+        if left:
+            self._outboxes[session] = (left, self._outboxes.get(session, ([], self._clock() + self.ttl))[1])
+        else:
+            self._outboxes.pop(session, None)
+        return len(left)
+
+    async def webhook_settle(self, session: str, looked: float, due: float | None, grace: float) -> None:
+        hinted = self._webhooks_hinted.get(session, 0.0)
+        if hinted > looked - grace:
+            self._webhooks_due[session] = min(hinted + grace, due if due is not None else math.inf)
+        elif due is None:
+            self._webhooks_due.pop(session, None)
+            self._webhooks_hinted.pop(session, None)
+        else:
+            self._webhooks_due[session] = due
+
+    async def take_lease(self, name: str, holder: str, ms: int) -> bool:
+        now = self._clock()
+        found = self._leases.get(name)
+        if found is not None and found[1] > now and found[0] != holder:
+            return False
+        self._leases[name] = (holder, now + ms / 1000)
+        return True
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        found = self._leases.get(name)
+        if found is not None and found[0] == holder:
+            del self._leases[name]
+
+    async def peek(self, keys: Sequence[SessionKey]) -> list[tuple[int, bytes] | None]:
+        now, out = self._clock(), []
+        for key in keys:
+            found = self._sessions.get(key)
+            out.append(None if found is None or found.expires <= now else (found.rev, found.data))
+        return out
+
+    async def lobby_add(self, entry: str) -> None:
+        at = bisect.bisect_left(self._lobby, entry)
+        if at == len(self._lobby) or self._lobby[at] != entry:
+            self._lobby.insert(at, entry)
+
+    async def lobby_remove(self, entries: Sequence[str]) -> None:
+        for entry in entries:
+            at = bisect.bisect_left(self._lobby, entry)
+            if at < len(self._lobby) and self._lobby[at] == entry:
+                del self._lobby[at]
+
+    async def lobby_range(self, low: str, high: str, after: str, limit: int) -> list[str]:
+        start = bisect.bisect_right(self._lobby, after) if after else bisect.bisect_left(self._lobby, low)
+        start = max(start, bisect.bisect_left(self._lobby, low))
+        stop = bisect.bisect_right(self._lobby, high)
+        return self._lobby[start : min(stop, start + limit)]
+
+    async def read_presence(self, key: SessionKey) -> dict[str, float]:
+        if self._live(key) is None:
+            self._presence.pop(key, None)
+            return {}
+        return dict(self._presence.get(key, {}))
+
+    async def write_presence(
+        self, key: SessionKey, put: dict[str, float], drop: Sequence[str], announce: bool
+    ) -> None:
+        if key not in self._sessions:
+            return
+        fields = self._presence.setdefault(key, {})
+        fields.update(put)
+        for name in drop:
+            fields.pop(name, None)
+        if announce:
+            self._publish(key, PRESENCE)
+
     @property
     def watching(self) -> int:
         """Watch streams open now (what ``max_watchers`` counts)."""
@@ -725,9 +970,10 @@ local function made(held, at)
 end
 """
 
-# KEYS: record, log, idem. ARGV: expected rev, data, push entry ("" for none), pop ("1"/"0"),
+# KEYS: record, log, idem, outbox. ARGV: expected rev, data, push entry ("" for none), pop ("1"/"0"),
 # request digest ("" for none), its fingerprint, ttl seconds, channel, request id bytes, request id
-# ttl (ms). Returns {1} written, {0} missing, {-1} stale, {2, rev, log length, fingerprint} replay.
+# ttl (ms), outbox entry ("" for none: the webhook events of the version, ``sessions.webhooks``).
+# Returns {1} written, {0} missing, {-1} stale, {2, rev, log length, fingerprint} replay.
 # An idem record is digest .. struct '>I6I4I4' (forget at ms, revision, log length) .. fingerprint.
 _WRITE = (
     _FIND
@@ -771,6 +1017,10 @@ if kept ~= held then
   if kept == '' then redis.call('DEL', KEYS[3]) else redis.call('SET', KEYS[3], kept) end
 end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+if ARGV[11] ~= '' then
+  redis.call('RPUSH', KEYS[4], ARGV[11])
+  redis.call('EXPIRE', KEYS[4], ARGV[7])
+end
 redis.call('PUBLISH', ARGV[8], new_rev .. ':' .. ARGV[2])
 return {{1}}
 """
@@ -873,10 +1123,14 @@ _WRITE_SCRIPT, _LOAD_SCRIPT = Script(_WRITE), Script(_LOAD)
 # hash tag, so its slot), and creation and deletion are scripts too: a cluster pipeline sends no
 # MULTI with a PUBLISH, and a script runs on the slot's node as one step, MOVED/ASK and all.
 _CLUSTER_WRITE = Script(_WRITE.replace("redis.call('PUBLISH'", "redis.call('SPUBLISH'"))
-# KEYS: record. ARGV: data, ttl seconds.
+# KEYS: record, outbox. ARGV: data, ttl seconds, outbox entry ("" for none).
 _CLUSTER_CREATE = """
 redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('RPUSH', KEYS[2], ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
 return 1
 """
 _CLUSTER_CREATE_SCRIPT = Script(_CLUSTER_CREATE)  # with --redis-wait-replicas: WAIT on its connection
@@ -888,6 +1142,99 @@ local deleted = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('SPUBLISH', ARGV[1], ARGV[2])
 return deleted
 """
+
+
+# Deadlines (``RedisStore.set_deadline``): KEYS due (sorted set: session -> deadline), rev (hash:
+# session -> the version the deadline is of); ARGV session, version, deadline ("" for none). An older
+# version's deadline, written late by a slower replica, changes nothing.
+_SET_DEADLINE = """
+local held = redis.call('HGET', KEYS[2], ARGV[1])
+if held and tonumber(held) > tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
+"""
+_FORGET_DEADLINE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
+_DROP_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# Webhooks (``sessions.delivery``). The pending index: KEYS due (sorted set: session -> when its
+# events are due), hinted (hash: session -> its last write's hint time), one hash tag. A hint:
+# ARGV session, due, now; the due time only moves earlier.
+_WEBHOOK_HINT = """
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+return 1
+"""
+_WEBHOOK_HINT_SCRIPT = Script(_WEBHOOK_HINT)
+# After a look at the outbox, read at ARGV[2]: due again at ARGV[3] ("": nothing left), unless a
+# write hinted within ARGV[4] (the grace) of that read: then at the latest the grace after its hint,
+# as its entry may have come in after the read. ARGV[1] the session.
+_WEBHOOK_SETTLE = """
+local hinted = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+local grace = tonumber(ARGV[4])
+if hinted > tonumber(ARGV[2]) - grace then
+  local at = hinted + grace
+  if ARGV[3] ~= '' and tonumber(ARGV[3]) < at then at = tonumber(ARGV[3]) end
+  redis.call('ZADD', KEYS[1], at, ARGV[1])
+  return 1
+end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+"""
+# KEYS the session's outbox; ARGV entries consumed, the first as read, the entry that replaces them
+# ("": none), ttl seconds. -1 (nothing changed) when the first entry is no longer the one read:
+# another replica's look came between. Returns the entries left.
+_SETTLE_OUTBOX = """
+local n = tonumber(ARGV[1])
+if n > 0 then
+  if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[2] then return -1 end
+  redis.call('LTRIM', KEYS[1], n, -1)
+end
+if ARGV[3] ~= '' then
+  redis.call('LPUSH', KEYS[1], ARGV[3])
+  if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+end
+return redis.call('LLEN', KEYS[1])
+"""
+# Presence (``RedisStore.write_presence``): KEYS record, presence hash, channel; ARGV ttl (ms), the
+# message to publish ("" for none), the number of fields to set, then name/value pairs, then the
+# names to remove. Only for a session that exists; the hash expires with the session's TTL.
+_PRESENCE_BODY = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local n = tonumber(ARGV[3])
+for i = 0, n - 1 do redis.call('HSET', KEYS[2], ARGV[4 + 2 * i], ARGV[5 + 2 * i]) end
+for i = 4 + 2 * n, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+"""
+_PRESENCE = (
+    _PRESENCE_BODY
+    + """
+if ARGV[2] ~= '' then redis.call('PUBLISH', KEYS[3], ARGV[2]) end
+return 1
+"""
+)
+_CLUSTER_PRESENCE = (
+    _PRESENCE_BODY
+    + """
+if ARGV[2] ~= '' then redis.call('SPUBLISH', KEYS[3], ARGV[2]) end
+return 1
+"""
+)
 
 
 class RedisStore:
@@ -1053,6 +1400,18 @@ class RedisStore:
         self._cluster_scripts = {
             name: self.client.register_script(body)
             for name, body in (("create", _CLUSTER_CREATE), ("delete", _CLUSTER_DELETE))
+        }
+        self._timer_scripts = {
+            name: self.client.register_script(body)
+            for name, body in (
+                ("set", _SET_DEADLINE),
+                ("forget", _FORGET_DEADLINE),
+                ("drop", _DROP_LEASE),
+                ("webhook_hint", _WEBHOOK_HINT),
+                ("webhook_settle", _WEBHOOK_SETTLE),
+                ("settle_outbox", _SETTLE_OUTBOX),
+                ("presence", _CLUSTER_PRESENCE if self.cluster else _PRESENCE),
+            )
         }
         self._quota_scripts = {
             name: self.client.register_script(body)
@@ -1231,8 +1590,10 @@ class RedisStore:
             args: list[str | int] = [self._live_ms(), *(k.session for k in keys)]
             await self._guard("touch", lambda: script(keys=[self.live_key], args=args))
 
-    async def _script(self, operation: str, script: Script, key: SessionKey, args: list[Any]) -> Any:
-        keys, fast = self.keys(key), self._fast
+    async def _script(
+        self, operation: str, script: Script, key: SessionKey, args: list[Any], keys: list[str] | None = None
+    ) -> Any:
+        keys, fast = keys if keys is not None else self.keys(key), self._fast
         if fast is not None:
             return await self._guard(operation, lambda: fast.script(script, keys, args))
         return await self._guard(operation, lambda: self._scripts[script](keys=keys, args=args))
@@ -1348,29 +1709,39 @@ class RedisStore:
                 log.info("session store: Redis takes writes again")
         self.meter.writable(writable)
 
-    async def create(self, key: SessionKey, data: bytes) -> int:
-        record = self.keys(key)[0]
+    async def create(self, key: SessionKey, data: bytes, outbox: bytes = b"") -> int:
+        record, box = self.keys(key)[0], self.outbox_key(key.session)
+        if outbox:
+            await self._hint_outbox(key.session)
+
+        def creating(pipe: Any) -> None:
+            pipe.hset(record, mapping={"rev": "1", "data": data})
+            pipe.expire(record, self.ttl)
+            if outbox:  # the events of the first version, in the same MULTI
+                pipe.rpush(box, outbox)
+                pipe.expire(box, self.ttl)
 
         async def run() -> int:
             if self.cluster:
-                return int(await self._cluster_scripts["create"](keys=[record], args=[data, self.ttl]))
+                created = self._cluster_scripts["create"](keys=[record, box], args=[data, self.ttl, outbox])
+                return int(await created)
             async with self.client.pipeline(transaction=True) as pipe:
-                pipe.hset(record, mapping={"rev": "1", "data": data})
-                pipe.expire(record, self.ttl)
+                creating(pipe)
                 await pipe.execute()
             return 1
 
         async def run_and_wait() -> int:
             if isinstance(self._fast, NodeConnections):  # WAIT right behind the script that wrote
                 wait = self.wait_replicas, self.wait_timeout_ms
-                fields = [data, self.ttl]
-                _, acked = await self._fast.script_and_wait(_CLUSTER_CREATE_SCRIPT, [record], fields, *wait)
+                fields = [data, self.ttl, outbox]
+                _, acked = await self._fast.script_and_wait(
+                    _CLUSTER_CREATE_SCRIPT, [record, box], fields, *wait
+                )
                 self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
                 return 1
             async with self.wait_client.client() as one:  # WAIT counts this connection's writes
                 async with one.pipeline(transaction=True) as pipe:
-                    pipe.hset(record, mapping={"rev": "1", "data": data})
-                    pipe.expire(record, self.ttl)
+                    creating(pipe)
                     await pipe.execute()
                 acked = int(await one.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms))
             self._check_replicated(acked, "The session was created", CREATE_OUTCOME)
@@ -1412,17 +1783,18 @@ class RedisStore:
         """The write script, then WAIT on the same connection (``--redis-wait-replicas``)."""
         script = self._scripts[self._write_script]
         fast = self._fast
+        keys = [*self.keys(key), self.outbox_key(key.session)]
 
         async def run() -> Any:
             if isinstance(fast, NodeConnections):  # a cluster: WAIT right behind the script that wrote
                 got, acked = await fast.script_and_wait(
-                    self._write_script, self.keys(key), args, self.wait_replicas, self.wait_timeout_ms
+                    self._write_script, keys, args, self.wait_replicas, self.wait_timeout_ms
                 )
                 if int(got[0]) == 1:
                     self._check_replicated(acked, "The move was written", MOVE_OUTCOME)
                 return got
             async with self.wait_client.pipeline(transaction=False) as pipe:
-                await script(keys=self.keys(key), args=args, client=pipe)
+                await script(keys=keys, args=args, client=pipe)
                 pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
                 got, acked = await pipe.execute()
             if int(got[0]) == 1:
@@ -1473,11 +1845,23 @@ class RedisStore:
             self.channel(key),
             self.request_id_bytes,
             self.request_id_ttl * 1000,
+            write.outbox,
         ]
-        if self.wait_replicas:
-            got: Sequence[Any] = await self._write_and_wait(key, args)
+        keys = [*self.keys(key), self.outbox_key(key.session)]
+
+        async def send() -> Sequence[Any]:
+            if self.wait_replicas:
+                waited: Sequence[Any] = await self._write_and_wait(key, args)
+                return waited
+            written: Sequence[Any] = await self._script("write", self._write_script, key, args, keys)
+            return written
+
+        if write.outbox:
+            # The hint is sent first, then the write, without waiting in between: on the pipelined
+            # connection Redis runs them in that order, and the write costs no extra round trip.
+            _, got = await asyncio.gather(self._hint_outbox(key.session), send())
         else:
-            got = await self._script("write", self._write_script, key, args)
+            got = await send()
         status = int(got[0])
         if status == 1:
             if self._writable is not True:  # Redis took a write: no longer degraded
@@ -1504,6 +1888,134 @@ class RedisStore:
         name = key.name(self.prefix, "ticket:" + digest.hex())
         got = await self._guard("ticket", lambda: self.client.getdel(name))
         return None if got is None else int(got)
+
+    @property
+    def _deadline_keys(self) -> list[str]:
+        # one hash tag: the sorted set of deadlines and the versions they are of share a slot
+        return [f"{self.prefix}:{{deadlines}}:due", f"{self.prefix}:{{deadlines}}:rev"]
+
+    async def set_deadline(self, session: str, rev: int, at: float | None) -> None:
+        script = self._timer_scripts["set"]
+        when = "" if at is None else repr(at)
+        await self._guard("deadline", lambda: script(keys=self._deadline_keys, args=[session, rev, when]))
+
+    async def hint_deadline(self, session: str, at: float) -> None:
+        due = self._deadline_keys[0]
+        await self._guard("deadline", lambda: self.client.zadd(due, {session: at}, lt=True))
+
+    async def due_deadlines(self, now: float, limit: int) -> list[str]:
+        due = self._deadline_keys[0]
+        got = await self._guard(
+            "deadlines_due", lambda: self.client.zrangebyscore(due, "-inf", now, start=0, num=limit)
+        )
+        return [_text(s) for s in got]
+
+    async def forget_deadline(self, session: str) -> None:
+        script = self._timer_scripts["forget"]
+        await self._guard("deadline", lambda: script(keys=self._deadline_keys, args=[session]))
+
+    def outbox_key(self, session: str) -> str:
+        """The session's webhook outbox: its hash tag (its slot on a cluster), not its rules version,
+        so events of a session made by older rules are still delivered."""
+        return f"{self.prefix}:{{{session}}}:outbox"
+
+    @property
+    def _webhook_keys(self) -> list[str]:
+        return [f"{self.prefix}:{{webhooks}}:due", f"{self.prefix}:{{webhooks}}:hinted"]
+
+    async def _hint_outbox(self, session: str) -> None:
+        """Before a write with webhook events: best effort, as the writer delivers them itself; should
+        this fail and the writer stop right after its write, its events wait for its next write."""
+        now = time.time()
+        try:
+            await self.webhook_hint(session, now + OUTBOX_GRACE_SECONDS, now)
+        except LawspeakerError as err:
+            log.warning("session store: webhooks of %s not hinted (%s)", session, err.reason)
+
+    async def webhook_hint(self, session: str, at: float, now: float) -> None:
+        args, keys, fast = [session, repr(at), repr(now)], self._webhook_keys, self._fast
+        if fast is not None:  # on a write's path: over the pipelined connection, as the write itself
+            await self._guard("webhook_hint", lambda: fast.script(_WEBHOOK_HINT_SCRIPT, keys, args))
+            return
+        script = self._timer_scripts["webhook_hint"]
+        await self._guard("webhook_hint", lambda: script(keys=keys, args=args))
+
+    async def webhooks_due(self, now: float, limit: int) -> list[str]:
+        due = self._webhook_keys[0]
+        got = await self._guard(
+            "webhooks_due", lambda: self.client.zrangebyscore(due, "-inf", now, start=0, num=limit)
+        )
+        return [_text(s) for s in got]
+
+    async def webhooks_pending(self) -> int:
+        due = self._webhook_keys[0]
+        return int(await self._guard("webhooks_pending", lambda: self.client.zcard(due)))
+
+    async def read_outbox(self, session: str, limit: int) -> list[bytes]:
+        box = self.outbox_key(session)
+        got: list[bytes] = await self._guard("read_outbox", lambda: self.client.lrange(box, 0, limit - 1))
+        return [bytes(e) for e in got]
+
+    async def settle_outbox(self, session: str, consumed: int, head: bytes, rest: bytes) -> int:
+        script = self._timer_scripts["settle_outbox"]
+        args: list[Any] = [consumed, head, rest, self.ttl]
+        keys = [self.outbox_key(session)]
+        return int(await self._guard("settle_outbox", lambda: script(keys=keys, args=args)))
+
+    async def webhook_settle(self, session: str, looked: float, due: float | None, grace: float) -> None:
+        script = self._timer_scripts["webhook_settle"]
+        args = [session, repr(looked), "" if due is None else repr(due), repr(grace)]
+        await self._guard("webhook_settle", lambda: script(keys=self._webhook_keys, args=args))
+
+    async def take_lease(self, name: str, holder: str, ms: int) -> bool:
+        lease = f"{self.prefix}:lease:{name}"
+        got = await self._guard("lease", lambda: self.client.set(lease, holder, nx=True, px=ms))
+        return bool(got)
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        script = self._timer_scripts["drop"]
+        await self._guard("lease", lambda: script(keys=[f"{self.prefix}:lease:{name}"], args=[holder]))
+
+    @property
+    def _lobby_key(self) -> str:
+        return f"{self.prefix}:lobby"  # one sorted set (one slot on a cluster), every score 0
+
+    async def peek(self, keys: Sequence[SessionKey]) -> list[tuple[int, bytes] | None]:
+        async def one(key: SessionKey) -> tuple[int, bytes] | None:
+            rev, data = await self.client.hmget(self.keys(key)[0], ["rev", "data"])
+            return None if rev is None or data is None else (int(rev), bytes(data))
+
+        return await self._guard("peek", lambda: asyncio.gather(*(one(k) for k in keys)))
+
+    async def lobby_add(self, entry: str) -> None:
+        await self._guard("lobby", lambda: self.client.zadd(self._lobby_key, {entry: 0}))
+
+    async def lobby_remove(self, entries: Sequence[str]) -> None:
+        if entries:
+            await self._guard("lobby", lambda: self.client.zrem(self._lobby_key, *entries))
+
+    async def lobby_range(self, low: str, high: str, after: str, limit: int) -> list[str]:
+        start = "(" + after if after and after >= low else "[" + low
+        got = await self._guard(
+            "lobby", lambda: self.client.zrangebylex(self._lobby_key, start, "[" + high, start=0, num=limit)
+        )
+        return [_text(e) for e in got]
+
+    async def read_presence(self, key: SessionKey) -> dict[str, float]:
+        name = key.name(self.prefix, "presence")
+        got = await self._guard("presence", lambda: self.client.hgetall(name))
+        return {_text(k): float(v) for k, v in got.items()}
+
+    async def write_presence(
+        self, key: SessionKey, put: dict[str, float], drop: Sequence[str], announce: bool
+    ) -> None:
+        script = self._timer_scripts["presence"]
+        args: list[Any] = [self.ttl * 1000, PRESENCE if announce else b"", len(put)]
+        for name, at in put.items():
+            args += [name, repr(at)]
+        args += list(drop)
+        keys = [self.keys(key)[0], key.name(self.prefix, "presence"), self.channel(key)]
+        await self._guard("presence", lambda: script(keys=keys, args=args))
 
     async def delete(self, key: SessionKey) -> bool:
         async def run() -> int:

@@ -87,6 +87,31 @@ class SessionServiceStub:
                 request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.SerializeToString,
                 response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.FromString,
                 _registered_method=True)
+        self.ResignSeat = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/ResignSeat',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatResponse.FromString,
+                _registered_method=True)
+        self.ListSessions = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/ListSessions',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsResponse.FromString,
+                _registered_method=True)
+        self.ClaimSeat = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/ClaimSeat',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatResponse.FromString,
+                _registered_method=True)
+        self.ManageSeat = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/ManageSeat',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatResponse.FromString,
+                _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/lawspeaker.v1.SessionService/Rematch',
+                request_serializer=lawspeaker_dot_v1_dot_session__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.RematchResponse.FromString,
+                _registered_method=True)
 
 
 class SessionServiceServicer:
@@ -96,7 +121,9 @@ class SessionServiceServicer:
     """
 
     def CreateSession(self, request, context):
-        """Creates a session and returns one secret token per seat, shown only this once.
+        """Creates a session and returns one secret token per seat a person plays and a host token, each
+        shown only this once. Seats named in open_seats get no token: they wait in the lobby
+        (ListSessions) for a player to claim them (ClaimSeat).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -147,7 +174,9 @@ class SessionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def DeleteSession(self, request, context):
-        """Deletes a session; any seat's token may do so.
+        """Deletes a session: the host token may, and so may any seat's token unless a seat of the session
+        was ever open in the lobby (then only the host: players who met there must not end each other's
+        game).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -168,6 +197,56 @@ class SessionServiceServicer:
         """Makes a watch ticket for the caller's seat: a short-lived, one-use stand-in for the seat token,
         for a client that cannot send an Authorization header with the watch (a browser's EventSource
         opens GET /v1/sessions/{session}:watch?ticket=...). The seat token itself never goes in a URL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResignSeat(self, request, context):
+        """Resigns the caller's seat, at any time (not only on its turn): with RESIGN_ACTION_FORFEIT the
+        seat loses (in a two-player game the other seat wins and the game ends; with more players the
+        seat is out, ranked last, and a bot plays its pieces by the rules), with RESIGN_ACTION_BOT a bot
+        takes the seat and plays on for it. The move log shows the resignation as an event; the seat's
+        token still watches the game but no longer moves.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSessions(self, request, context):
+        """Lists the sessions that wait for players (the lobby): those with an open seat, each in its public
+        view, ordered by game id, then number of players, then the time the seat opened (oldest first):
+        within one game and number of players, the longest waiting first. Filtered by game and number
+        of players; paged. No token is needed and none is ever shown.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ClaimSeat(self, request, context):
+        """Claims an open seat under a display name, and returns its token (shown only this once). First
+        come, first served: of two claims racing for the last open seat exactly one wins, the other is
+        refused (SEAT_NOT_OPEN). No token is needed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ManageSeat(self, request, context):
+        """The host's seat controls (the host token): give a seat a new token (the old one stops working at
+        once), hand it to a bot or back to a person, open it in the lobby or close it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Rematch(self, request, context):
+        """Asks for a rematch of a finished game: the host's request (host token) makes it at once; else
+        it is made once every seat a person plays has asked (each with its seat token). The new session
+        has the same players, each moved one seat on (seat i plays seat i+1, the last seat the first),
+        the same options, clock, bots and webhook, and the same tokens: each player's token (and the
+        host token) acts in the new session for the player's new seat. Watchers of the old session see
+        its rematch field set. Asking again answers the same rematch.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -225,6 +304,31 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.CreateWatchTicket,
                     request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.FromString,
                     response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.SerializeToString,
+            ),
+            'ResignSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResignSeat,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatResponse.SerializeToString,
+            ),
+            'ListSessions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSessions,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsResponse.SerializeToString,
+            ),
+            'ClaimSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClaimSeat,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatResponse.SerializeToString,
+            ),
+            'ManageSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ManageSeat,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=lawspeaker_dot_v1_dot_session__service__pb2.RematchRequest.FromString,
+                    response_serializer=lawspeaker_dot_v1_dot_session__service__pb2.RematchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -500,6 +604,141 @@ class SessionService:
             '/lawspeaker.v1.SessionService/CreateWatchTicket',
             lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketRequest.SerializeToString,
             lawspeaker_dot_v1_dot_session__service__pb2.CreateWatchTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResignSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/ResignSeat',
+            lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.ResignSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSessions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/ListSessions',
+            lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.ListSessionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ClaimSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/ClaimSeat',
+            lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.ClaimSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ManageSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/ManageSeat',
+            lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.ManageSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lawspeaker.v1.SessionService/Rematch',
+            lawspeaker_dot_v1_dot_session__service__pb2.RematchRequest.SerializeToString,
+            lawspeaker_dot_v1_dot_session__service__pb2.RematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,10 +2,10 @@
 // @generated from file lawspeaker/v1/session_service.proto (package lawspeaker.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
-import type { BotSeat, ChanceEvent, GameEvent, GameOptions, GameOutcome, GameState, Move, Violation } from "./game_pb.js";
+import type { BotLevel, BotSeat, ChanceEvent, GameEvent, GameOptions, GameOutcome, GameState, Move, Violation } from "./game_pb.js";
 import { file_lawspeaker_v1_game } from "./game_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file lawspeaker/v1/session_service.proto.
  */
 export const file_lawspeaker_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsYXdzcGVha2VyL3YxL3Nlc3Npb25fc2VydmljZS5wcm90bxINbGF3c3BlYWtlci52MSKtAgoHU2Vzc2lvbhIPCgdzZXNzaW9uGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHcGxheWVycxgDIAEoBRIMCgRldGFnGAQgASgJEhIKCm1vdmVfY291bnQYBSABKAMSJwoFc3RhdGUYBiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIRCgRzZWF0GAcgASgFSACIAQESDgoGdG9fYWN0GAggAygFEhUKDXBoeXNpY2FsX2RpY2UYCSABKAgSEQoJZ2FtZV9vdmVyGAogASgIEisKB291dGNvbWUYCyABKAsyGi5sYXdzcGVha2VyLnYxLkdhbWVPdXRjb21lEiQKBGJvdHMYDCADKAsyFi5sYXdzcGVha2VyLnYxLkJvdFNlYXRCBwoFX3NlYXQiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkilgEKC1Nlc3Npb25Nb3ZlEg4KBm51bWJlchgBIAEoAxIRCgRzZWF0GAIgASgFSACIAQESIQoEbW92ZRgDIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIoCgZldmVudHMYBCADKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVFdmVudBIOCgZjaGFuY2UYBSABKAhCBwoFX3NlYXQiuwEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRIRCgRzZWVkGAMgASgESACIAQESKwoHb3B0aW9ucxgEIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU9wdGlvbnMSFQoNcGh5c2ljYWxfZGljZRgFIAEoCBIkCgRib3RzGAYgAygLMhYubGF3c3BlYWtlci52MS5Cb3RTZWF0QgcKBV9zZWVkIm8KFUNyZWF0ZVNlc3Npb25SZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uEi0KC3NlYXRfdG9rZW5zGAIgAygLMhgubGF3c3BlYWtlci52MS5TZWF0VG9rZW4iPQoRR2V0U2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIXCg93YWl0X2Zvcl9jaGFuZ2UYAiABKAkiPQoSR2V0U2Vzc2lvblJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24iUQoXTGlzdFNlc3Npb25Nb3Zlc1JlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSKAAQoYTGlzdFNlc3Npb25Nb3Zlc1Jlc3BvbnNlEikKBW1vdmVzGAEgAygLMhoubGF3c3BlYWtlci52MS5TZXNzaW9uTW92ZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEgoKdG90YWxfc2l6ZRgDIAEoAxIMCgRldGFnGAQgASgJIisKGFNlc3Npb25MZWdhbE1vdmVzUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJIskBChlTZXNzaW9uTGVnYWxNb3Zlc1Jlc3BvbnNlEiIKBW1vdmVzGAEgAygLMhMubGF3c3BlYWtlci52MS5Nb3ZlEg4KBnRvX2FjdBgCIAMoBRIqCgZjaGFuY2UYAyABKAsyGi5sYXdzcGVha2VyLnYxLkNoYW5jZUV2ZW50EhEKCWdhbWVfb3ZlchgEIAEoCBIrCgdvdXRjb21lGAUgASgLMhoubGF3c3BlYWtlci52MS5HYW1lT3V0Y29tZRIMCgRldGFnGAYgASgJIlAKGlNlc3Npb25WYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSIQoEbW92ZRgCIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZSJZChtTZXNzaW9uVmFsaWRhdGVNb3ZlUmVzcG9uc2USDQoFdmFsaWQYASABKAgSKwoJdmlvbGF0aW9uGAIgASgLMhgubGF3c3BlYWtlci52MS5WaW9sYXRpb24ibwoXU2Vzc2lvbkFwcGx5TW92ZVJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIhCgRtb3ZlGAIgASgLMhMubGF3c3BlYWtlci52MS5Nb3ZlEgwKBGV0YWcYAyABKAkSEgoKcmVxdWVzdF9pZBgEIAEoCSJtChhTZXNzaW9uQXBwbHlNb3ZlUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIoCgZldmVudHMYAiADKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVFdmVudCIwCg9VbmRvTW92ZVJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIMCgRldGFnGAIgASgJImcKEFVuZG9Nb3ZlUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIqCgZ1bmRvbmUYAiABKAsyGi5sYXdzcGVha2VyLnYxLlNlc3Npb25Nb3ZlIicKFERlbGV0ZVNlc3Npb25SZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiFwoVRGVsZXRlU2Vzc2lvblJlc3BvbnNlIlEKE1dhdGNoU2Vzc2lvblJlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCRIZChFyZXN1bWVfYWZ0ZXJfZXRhZxgCIAEoCRIOCgZ0aWNrZXQYAyABKAkiagoUV2F0Y2hTZXNzaW9uUmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIPCgdkZWxldGVkGAIgASgIEhgKEHZlcnNpb25zX3NraXBwZWQYAyABKAUiKwoYQ3JlYXRlV2F0Y2hUaWNrZXRSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiVQoZQ3JlYXRlV2F0Y2hUaWNrZXRSZXNwb25zZRIOCgZ0aWNrZXQYASABKAkSGgoSZXhwaXJlc19pbl9zZWNvbmRzGAIgASgFEgwKBHNlYXQYAyABKAUy6goKDlNlc3Npb25TZXJ2aWNlEnMKDUNyZWF0ZVNlc3Npb24SIy5sYXdzcGVha2VyLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiQubGF3c3BlYWtlci52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2UiF4LT5JMCEToBKiIML3YxL3Nlc3Npb25zEnQKCkdldFNlc3Npb24SIC5sYXdzcGVha2VyLnYxLkdldFNlc3Npb25SZXF1ZXN0GiEubGF3c3BlYWtlci52MS5HZXRTZXNzaW9uUmVzcG9uc2UiIZACAYLT5JMCGBIWL3YxL3Nlc3Npb25zL3tzZXNzaW9ufRKMAQoQTGlzdFNlc3Npb25Nb3ZlcxImLmxhd3NwZWFrZXIudjEuTGlzdFNlc3Npb25Nb3Zlc1JlcXVlc3QaJy5sYXdzcGVha2VyLnYxLkxpc3RTZXNzaW9uTW92ZXNSZXNwb25zZSInkAIBgtPkkwIeEhwvdjEvc2Vzc2lvbnMve3Nlc3Npb259L21vdmVzEpcBChFTZXNzaW9uTGVnYWxNb3ZlcxInLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkxlZ2FsTW92ZXNSZXF1ZXN0GigubGF3c3BlYWtlci52MS5TZXNzaW9uTGVnYWxNb3Zlc1Jlc3BvbnNlIi+QAgGC0+STAiY6ASoiIS92MS9zZXNzaW9ucy97c2Vzc2lvbn06bGVnYWxNb3ZlcxKfAQoTU2Vzc2lvblZhbGlkYXRlTW92ZRIpLmxhd3NwZWFrZXIudjEuU2Vzc2lvblZhbGlkYXRlTW92ZVJlcXVlc3QaKi5sYXdzcGVha2VyLnYxLlNlc3Npb25WYWxpZGF0ZU1vdmVSZXNwb25zZSIxkAIBgtPkkwIoOgEqIiMvdjEvc2Vzc2lvbnMve3Nlc3Npb259OnZhbGlkYXRlTW92ZRKQAQoQU2Vzc2lvbkFwcGx5TW92ZRImLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkFwcGx5TW92ZVJlcXVlc3QaJy5sYXdzcGVha2VyLnYxLlNlc3Npb25BcHBseU1vdmVSZXNwb25zZSIrgtPkkwIlOgEqIiAvdjEvc2Vzc2lvbnMve3Nlc3Npb259OmFwcGx5TW92ZRJzCghVbmRvTW92ZRIeLmxhd3NwZWFrZXIudjEuVW5kb01vdmVSZXF1ZXN0Gh8ubGF3c3BlYWtlci52MS5VbmRvTW92ZVJlc3BvbnNlIiaC0+STAiA6ASoiGy92MS9zZXNzaW9ucy97c2Vzc2lvbn06dW5kbxJ9Cg1EZWxldGVTZXNzaW9uEiMubGF3c3BlYWtlci52MS5EZWxldGVTZXNzaW9uUmVxdWVzdBokLmxhd3NwZWFrZXIudjEuRGVsZXRlU2Vzc2lvblJlc3BvbnNlIiGQAgKC0+STAhgqFi92MS9zZXNzaW9ucy97c2Vzc2lvbn0SggEKDFdhdGNoU2Vzc2lvbhIiLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVxdWVzdBojLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVzcG9uc2UiJ5ACAYLT5JMCHhIcL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTp3YXRjaDABEpUBChFDcmVhdGVXYXRjaFRpY2tldBInLmxhd3NwZWFrZXIudjEuQ3JlYXRlV2F0Y2hUaWNrZXRSZXF1ZXN0GigubGF3c3BlYWtlci52MS5DcmVhdGVXYXRjaFRpY2tldFJlc3BvbnNlIi2C0+STAic6ASoiIi92MS9zZXNzaW9ucy97c2Vzc2lvbn06d2F0Y2hUaWNrZXRCZwoRY29tLmxhd3NwZWFrZXIudjFCE1Nlc3Npb25TZXJ2aWNlUHJvdG9QAaICA0xXU6oCDUxhd3NwZWFrZXIuVjG6AgNMV1PKAg1MYXdzcGVha2VyXFYx6gIOTGF3c3BlYWtlcjo6VjFiBnByb3RvMw", [file_google_api_annotations, file_lawspeaker_v1_game]);
+  fileDesc("CiNsYXdzcGVha2VyL3YxL3Nlc3Npb25fc2VydmljZS5wcm90bxINbGF3c3BlYWtlci52MSKsBAoHU2Vzc2lvbhIPCgdzZXNzaW9uGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHcGxheWVycxgDIAEoBRIMCgRldGFnGAQgASgJEhIKCm1vdmVfY291bnQYBSABKAMSJwoFc3RhdGUYBiABKAsyGC5sYXdzcGVha2VyLnYxLkdhbWVTdGF0ZRIRCgRzZWF0GAcgASgFSACIAQESDgoGdG9fYWN0GAggAygFEhUKDXBoeXNpY2FsX2RpY2UYCSABKAgSEQoJZ2FtZV9vdmVyGAogASgIEisKB291dGNvbWUYCyABKAsyGi5sYXdzcGVha2VyLnYxLkdhbWVPdXRjb21lEiQKBGJvdHMYDCADKAsyFi5sYXdzcGVha2VyLnYxLkJvdFNlYXQSIwoFY2xvY2sYDSABKAsyFC5sYXdzcGVha2VyLnYxLkNsb2NrEigKBXNlYXRzGA4gAygLMhkubGF3c3BlYWtlci52MS5TZWF0U3RhdHVzEhAKCGRlYWRsaW5lGA8gASgJEiwKBnJlc3VsdBgQIAEoCzIcLmxhd3NwZWFrZXIudjEuU2Vzc2lvblJlc3VsdBITCgt1cGRhdGVfdGltZRgRIAEoCRIbChN3YWl0aW5nX2Zvcl9wbGF5ZXJzGBIgASgIEg8KB3JlbWF0Y2gYEyABKAkSGQoRcmVtYXRjaF9yZXF1ZXN0ZWQYFCADKAUSEAoIaGFzX2hvc3QYFSABKAhCBwoFX3NlYXQiuAEKBUNsb2NrEhgKEHBlcl9tb3ZlX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEjAKCm9uX3RpbWVvdXQYBCABKA4yHC5sYXdzcGVha2VyLnYxLlRpbWVvdXRBY3Rpb24SMgoRdGltZW91dF9ib3RfbGV2ZWwYBSABKA4yFy5sYXdzcGVha2VyLnYxLkJvdExldmVsIuUBCgpTZWF0U3RhdHVzEgwKBHNlYXQYASABKAUSHgoRdGltZV9sZWZ0X3NlY29uZHMYAiABKAFIAIgBARIQCghkZWFkbGluZRgDIAEoCRIRCgljb25uZWN0ZWQYBCABKAgSEQoJbGFzdF9zZWVuGAUgASgJEgsKA291dBgGIAEoCBIRCgl0aW1lZF9vdXQYByABKAgSJQoEcm9sZRgIIAEoDjIXLmxhd3NwZWFrZXIudjEuU2VhdFJvbGUSFAoMZGlzcGxheV9uYW1lGAkgASgJQhQKEl90aW1lX2xlZnRfc2Vjb25kcyKJAQoNU2Vzc2lvblJlc3VsdBIrCgZyZWFzb24YASABKA4yGy5sYXdzcGVha2VyLnYxLlJlc3VsdFJlYXNvbhIPCgd3aW5uZXJzGAIgAygFEikKB3JhbmtpbmcYAyADKAsyGC5sYXdzcGVha2VyLnYxLlNlYXRQbGFjZRIPCgdzdW1tYXJ5GAQgASgJIigKCVNlYXRQbGFjZRIMCgRzZWF0GAEgASgFEg0KBXBsYWNlGAIgASgFIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgFEg0KBXRva2VuGAIgASgJItgBCgtTZXNzaW9uTW92ZRIOCgZudW1iZXIYASABKAMSEQoEc2VhdBgCIAEoBUgAiAEBEiEKBG1vdmUYAyABKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUSKAoGZXZlbnRzGAQgAygLMhgubGF3c3BlYWtlci52MS5HYW1lRXZlbnQSDgoGY2hhbmNlGAUgASgIEiwKCnNlYXRfZXZlbnQYBiABKAsyGC5sYXdzcGVha2VyLnYxLlNlYXRFdmVudBISCgpvbl90aW1lb3V0GAcgASgIQgcKBV9zZWF0ImwKCVNlYXRFdmVudBIMCgRzZWF0GAEgASgFEioKBGtpbmQYAiABKA4yHC5sYXdzcGVha2VyLnYxLlNlYXRFdmVudEtpbmQSDwoHc3VtbWFyeRgDIAEoCRIUCgxkaXNwbGF5X25hbWUYBCABKAkitAIKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRIRCgRzZWVkGAMgASgESACIAQESKwoHb3B0aW9ucxgEIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU9wdGlvbnMSFQoNcGh5c2ljYWxfZGljZRgFIAEoCBIkCgRib3RzGAYgAygLMhYubGF3c3BlYWtlci52MS5Cb3RTZWF0EiMKBWNsb2NrGAcgASgLMhQubGF3c3BlYWtlci52MS5DbG9jaxISCgpvcGVuX3NlYXRzGAggAygFEhUKDWRpc3BsYXlfbmFtZXMYCSADKAkSJwoHd2ViaG9vaxgKIAEoCzIWLmxhd3NwZWFrZXIudjEuV2ViaG9va0IHCgVfc2VlZCIWCgdXZWJob29rEgsKA3VybBgBIAEoCSKbAQoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SLQoLc2VhdF90b2tlbnMYAiADKAsyGC5sYXdzcGVha2VyLnYxLlNlYXRUb2tlbhISCgpob3N0X3Rva2VuGAMgASgJEhYKDndlYmhvb2tfc2VjcmV0GAQgASgJIj0KEUdldFNlc3Npb25SZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSFwoPd2FpdF9mb3JfY2hhbmdlGAIgASgJIj0KEkdldFNlc3Npb25SZXNwb25zZRInCgdzZXNzaW9uGAEgASgLMhYubGF3c3BlYWtlci52MS5TZXNzaW9uIlEKF0xpc3RTZXNzaW9uTW92ZXNSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkigAEKGExpc3RTZXNzaW9uTW92ZXNSZXNwb25zZRIpCgVtb3ZlcxgBIAMoCzIaLmxhd3NwZWFrZXIudjEuU2Vzc2lvbk1vdmUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAMSDAoEZXRhZxgEIAEoCSIrChhTZXNzaW9uTGVnYWxNb3Zlc1JlcXVlc3QSDwoHc2Vzc2lvbhgBIAEoCSLJAQoZU2Vzc2lvbkxlZ2FsTW92ZXNSZXNwb25zZRIiCgVtb3ZlcxgBIAMoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIOCgZ0b19hY3QYAiADKAUSKgoGY2hhbmNlGAMgASgLMhoubGF3c3BlYWtlci52MS5DaGFuY2VFdmVudBIRCglnYW1lX292ZXIYBCABKAgSKwoHb3V0Y29tZRgFIAEoCzIaLmxhd3NwZWFrZXIudjEuR2FtZU91dGNvbWUSDAoEZXRhZxgGIAEoCSJQChpTZXNzaW9uVmFsaWRhdGVNb3ZlUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEiEKBG1vdmUYAiABKAsyEy5sYXdzcGVha2VyLnYxLk1vdmUiWQobU2Vzc2lvblZhbGlkYXRlTW92ZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEisKCXZpb2xhdGlvbhgCIAEoCzIYLmxhd3NwZWFrZXIudjEuVmlvbGF0aW9uIm8KF1Nlc3Npb25BcHBseU1vdmVSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSIQoEbW92ZRgCIAEoCzITLmxhd3NwZWFrZXIudjEuTW92ZRIMCgRldGFnGAMgASgJEhIKCnJlcXVlc3RfaWQYBCABKAkibQoYU2Vzc2lvbkFwcGx5TW92ZVJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SKAoGZXZlbnRzGAIgAygLMhgubGF3c3BlYWtlci52MS5HYW1lRXZlbnQiMAoPVW5kb01vdmVSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSDAoEZXRhZxgCIAEoCSJnChBVbmRvTW92ZVJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SKgoGdW5kb25lGAIgASgLMhoubGF3c3BlYWtlci52MS5TZXNzaW9uTW92ZSInChREZWxldGVTZXNzaW9uUmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJIhcKFURlbGV0ZVNlc3Npb25SZXNwb25zZSJjChNXYXRjaFNlc3Npb25SZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSGQoRcmVzdW1lX2FmdGVyX2V0YWcYAiABKAkSDgoGdGlja2V0GAMgASgJEhAKCHByZXNlbmNlGAQgASgIImoKFFdhdGNoU2Vzc2lvblJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SDwoHZGVsZXRlZBgCIAEoCBIYChB2ZXJzaW9uc19za2lwcGVkGAMgASgFIisKGENyZWF0ZVdhdGNoVGlja2V0UmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJIlUKGUNyZWF0ZVdhdGNoVGlja2V0UmVzcG9uc2USDgoGdGlja2V0GAEgASgJEhoKEmV4cGlyZXNfaW5fc2Vjb25kcxgCIAEoBRIMCgRzZWF0GAMgASgFIosBChFSZXNpZ25TZWF0UmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEisKBmFjdGlvbhgCIAEoDjIbLmxhd3NwZWFrZXIudjEuUmVzaWduQWN0aW9uEioKCWJvdF9sZXZlbBgDIAEoDjIXLmxhd3NwZWFrZXIudjEuQm90TGV2ZWwSDAoEZXRhZxgEIAEoCSI9ChJSZXNpZ25TZWF0UmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbiJbChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJZChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIoCghzZXNzaW9ucxgBIAMoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiVQoQQ2xhaW1TZWF0UmVxdWVzdBIPCgdzZXNzaW9uGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIRCgRzZWF0GAMgASgFSACIAQFCBwoFX3NlYXQiagoRQ2xhaW1TZWF0UmVzcG9uc2USJwoHc2Vzc2lvbhgBIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbhIsCgpzZWF0X3Rva2VuGAIgASgLMhgubGF3c3BlYWtlci52MS5TZWF0VG9rZW4iwwEKEU1hbmFnZVNlYXRSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkSDAoEc2VhdBgCIAEoBRIpCgZhY3Rpb24YAyABKA4yGS5sYXdzcGVha2VyLnYxLlNlYXRBY3Rpb24SKgoJYm90X2xldmVsGAQgASgOMhcubGF3c3BlYWtlci52MS5Cb3RMZXZlbBIZCgxkaXNwbGF5X25hbWUYBSABKAlIAIgBARIMCgRldGFnGAYgASgJQg8KDV9kaXNwbGF5X25hbWUiawoSTWFuYWdlU2VhdFJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SLAoKc2VhdF90b2tlbhgCIAEoCzIYLmxhd3NwZWFrZXIudjEuU2VhdFRva2VuIiEKDlJlbWF0Y2hSZXF1ZXN0Eg8KB3Nlc3Npb24YASABKAkiYwoPUmVtYXRjaFJlc3BvbnNlEicKB3Nlc3Npb24YASABKAsyFi5sYXdzcGVha2VyLnYxLlNlc3Npb24SJwoHcmVtYXRjaBgCIAEoCzIWLmxhd3NwZWFrZXIudjEuU2Vzc2lvbip/Cg1UaW1lb3V0QWN0aW9uEh4KGlRJTUVPVVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASGgoWVElNRU9VVF9BQ1RJT05fTk9USElORxABEhYKElRJTUVPVVRfQUNUSU9OX0JPVBACEhoKFlRJTUVPVVRfQUNUSU9OX0ZPUkZFSVQQAypfCgxSZXNpZ25BY3Rpb24SHQoZUkVTSUdOX0FDVElPTl9VTlNQRUNJRklFRBAAEhkKFVJFU0lHTl9BQ1RJT05fRk9SRkVJVBABEhUKEVJFU0lHTl9BQ1RJT05fQk9UEAIqegoIU2VhdFJvbGUSGQoVU0VBVF9ST0xFX1VOU1BFQ0lGSUVEEAASFAoQU0VBVF9ST0xFX1BFUlNPThABEhEKDVNFQVRfUk9MRV9CT1QQAhISCg5TRUFUX1JPTEVfT1BFThADEhYKElNFQVRfUk9MRV9SRVNFUlZFRBAEKoABCgxSZXN1bHRSZWFzb24SHQoZUkVTVUxUX1JFQVNPTl9VTlNQRUNJRklFRBAAEhcKE1JFU1VMVF9SRUFTT05fUlVMRVMQARIdChlSRVNVTFRfUkVBU09OX1JFU0lHTkFUSU9OEAISGQoVUkVTVUxUX1JFQVNPTl9USU1FT1VUEAMqsgIKDVNlYXRFdmVudEtpbmQSHwobU0VBVF9FVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYU0VBVF9FVkVOVF9LSU5EX1JFU0lHTkVEEAESHwobU0VBVF9FVkVOVF9LSU5EX0xFRlRfVE9fQk9UEAISJQohU0VBVF9FVkVOVF9LSU5EX0ZPUkZFSVRFRF9PTl9USU1FEAMSGwoXU0VBVF9FVkVOVF9LSU5EX0NMQUlNRUQQBBIiCh5TRUFUX0VWRU5UX0tJTkRfVE9LRU5fUkVJU1NVRUQQBRIhCh1TRUFUX0VWRU5UX0tJTkRfSEFOREVEX1RPX0JPVBAGEhoKFlNFQVRfRVZFTlRfS0lORF9PUEVORUQQBxIaChZTRUFUX0VWRU5UX0tJTkRfQ0xPU0VEEAgqigEKClNlYXRBY3Rpb24SGwoXU0VBVF9BQ1RJT05fVU5TUEVDSUZJRUQQABIdChlTRUFUX0FDVElPTl9SRUlTU1VFX1RPS0VOEAESEwoPU0VBVF9BQ1RJT05fQk9UEAISFAoQU0VBVF9BQ1RJT05fT1BFThADEhUKEVNFQVRfQUNUSU9OX0NMT1NFEAQyzA8KDlNlc3Npb25TZXJ2aWNlEnMKDUNyZWF0ZVNlc3Npb24SIy5sYXdzcGVha2VyLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiQubGF3c3BlYWtlci52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2UiF4LT5JMCEToBKiIML3YxL3Nlc3Npb25zEnQKCkdldFNlc3Npb24SIC5sYXdzcGVha2VyLnYxLkdldFNlc3Npb25SZXF1ZXN0GiEubGF3c3BlYWtlci52MS5HZXRTZXNzaW9uUmVzcG9uc2UiIZACAYLT5JMCGBIWL3YxL3Nlc3Npb25zL3tzZXNzaW9ufRKMAQoQTGlzdFNlc3Npb25Nb3ZlcxImLmxhd3NwZWFrZXIudjEuTGlzdFNlc3Npb25Nb3Zlc1JlcXVlc3QaJy5sYXdzcGVha2VyLnYxLkxpc3RTZXNzaW9uTW92ZXNSZXNwb25zZSInkAIBgtPkkwIeEhwvdjEvc2Vzc2lvbnMve3Nlc3Npb259L21vdmVzEpcBChFTZXNzaW9uTGVnYWxNb3ZlcxInLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkxlZ2FsTW92ZXNSZXF1ZXN0GigubGF3c3BlYWtlci52MS5TZXNzaW9uTGVnYWxNb3Zlc1Jlc3BvbnNlIi+QAgGC0+STAiY6ASoiIS92MS9zZXNzaW9ucy97c2Vzc2lvbn06bGVnYWxNb3ZlcxKfAQoTU2Vzc2lvblZhbGlkYXRlTW92ZRIpLmxhd3NwZWFrZXIudjEuU2Vzc2lvblZhbGlkYXRlTW92ZVJlcXVlc3QaKi5sYXdzcGVha2VyLnYxLlNlc3Npb25WYWxpZGF0ZU1vdmVSZXNwb25zZSIxkAIBgtPkkwIoOgEqIiMvdjEvc2Vzc2lvbnMve3Nlc3Npb259OnZhbGlkYXRlTW92ZRKQAQoQU2Vzc2lvbkFwcGx5TW92ZRImLmxhd3NwZWFrZXIudjEuU2Vzc2lvbkFwcGx5TW92ZVJlcXVlc3QaJy5sYXdzcGVha2VyLnYxLlNlc3Npb25BcHBseU1vdmVSZXNwb25zZSIrgtPkkwIlOgEqIiAvdjEvc2Vzc2lvbnMve3Nlc3Npb259OmFwcGx5TW92ZRJzCghVbmRvTW92ZRIeLmxhd3NwZWFrZXIudjEuVW5kb01vdmVSZXF1ZXN0Gh8ubGF3c3BlYWtlci52MS5VbmRvTW92ZVJlc3BvbnNlIiaC0+STAiA6ASoiGy92MS9zZXNzaW9ucy97c2Vzc2lvbn06dW5kbxJ9Cg1EZWxldGVTZXNzaW9uEiMubGF3c3BlYWtlci52MS5EZWxldGVTZXNzaW9uUmVxdWVzdBokLmxhd3NwZWFrZXIudjEuRGVsZXRlU2Vzc2lvblJlc3BvbnNlIiGQAgKC0+STAhgqFi92MS9zZXNzaW9ucy97c2Vzc2lvbn0SggEKDFdhdGNoU2Vzc2lvbhIiLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVxdWVzdBojLmxhd3NwZWFrZXIudjEuV2F0Y2hTZXNzaW9uUmVzcG9uc2UiJ5ACAYLT5JMCHhIcL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTp3YXRjaDABEpUBChFDcmVhdGVXYXRjaFRpY2tldBInLmxhd3NwZWFrZXIudjEuQ3JlYXRlV2F0Y2hUaWNrZXRSZXF1ZXN0GigubGF3c3BlYWtlci52MS5DcmVhdGVXYXRjaFRpY2tldFJlc3BvbnNlIi2C0+STAic6ASoiIi92MS9zZXNzaW9ucy97c2Vzc2lvbn06d2F0Y2hUaWNrZXQSewoKUmVzaWduU2VhdBIgLmxhd3NwZWFrZXIudjEuUmVzaWduU2VhdFJlcXVlc3QaIS5sYXdzcGVha2VyLnYxLlJlc2lnblNlYXRSZXNwb25zZSIogtPkkwIiOgEqIh0vdjEvc2Vzc2lvbnMve3Nlc3Npb259OnJlc2lnbhJwCgxMaXN0U2Vzc2lvbnMSIi5sYXdzcGVha2VyLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaIy5sYXdzcGVha2VyLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlIheQAgGC0+STAg4SDC92MS9zZXNzaW9ucxJ7CglDbGFpbVNlYXQSHy5sYXdzcGVha2VyLnYxLkNsYWltU2VhdFJlcXVlc3QaIC5sYXdzcGVha2VyLnYxLkNsYWltU2VhdFJlc3BvbnNlIiuC0+STAiU6ASoiIC92MS9zZXNzaW9ucy97c2Vzc2lvbn06Y2xhaW1TZWF0En8KCk1hbmFnZVNlYXQSIC5sYXdzcGVha2VyLnYxLk1hbmFnZVNlYXRSZXF1ZXN0GiEubGF3c3BlYWtlci52MS5NYW5hZ2VTZWF0UmVzcG9uc2UiLILT5JMCJjoBKiIhL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTptYW5hZ2VTZWF0EnMKB1JlbWF0Y2gSHS5sYXdzcGVha2VyLnYxLlJlbWF0Y2hSZXF1ZXN0Gh4ubGF3c3BlYWtlci52MS5SZW1hdGNoUmVzcG9uc2UiKYLT5JMCIzoBKiIeL3YxL3Nlc3Npb25zL3tzZXNzaW9ufTpyZW1hdGNoQmcKEWNvbS5sYXdzcGVha2VyLnYxQhNTZXNzaW9uU2VydmljZVByb3RvUAGiAgNMV1OqAg1MYXdzcGVha2VyLlYxugIDTFdTygINTGF3c3BlYWtlclxWMeoCDkxhd3NwZWFrZXI6OlYxYgZwcm90bzM", [file_google_api_annotations, file_lawspeaker_v1_game]);
 
 /**
  * A session as one seat (or a spectator) sees it.
@@ -99,11 +99,82 @@ export type Session = Message<"lawspeaker.v1.Session"> & {
   outcome?: GameOutcome | undefined;
 
   /**
-   * The seats the server plays, with their levels; the other seats are people's.
+   * The seats the server plays, with their levels; the other seats are people's. A seat whose person
+   * resigned or forfeited is listed here too once a bot plays it.
    *
    * @generated from field: repeated lawspeaker.v1.BotSeat bots = 12;
    */
   bots: BotSeat[];
+
+  /**
+   * The session's turn clock, as chosen at creation; unset when the session has none.
+   *
+   * @generated from field: lawspeaker.v1.Clock clock = 13;
+   */
+  clock?: Clock | undefined;
+
+  /**
+   * Every seat (one entry per seat, in seat order): its clock, whether its person is connected, and
+   * whether it is still in the game.
+   *
+   * @generated from field: repeated lawspeaker.v1.SeatStatus seats = 14;
+   */
+  seats: SeatStatus[];
+
+  /**
+   * When the time of the seat to act runs out (RFC 3339, UTC, to the millisecond): the earliest
+   * deadline among the seats whose clocks run. Empty without a clock, on a chance step, on a bot's
+   * turn and when the session is over.
+   *
+   * @generated from field: string deadline = 15;
+   */
+  deadline: string;
+
+  /**
+   * How the session ended, beside the engine's outcome: set when the session is over, whether by
+   * the rules (then outcome is set too), a resignation or a timeout.
+   *
+   * @generated from field: lawspeaker.v1.SessionResult result = 16;
+   */
+  result?: SessionResult | undefined;
+
+  /**
+   * With a clock: when this version was written, by the server's clock (RFC 3339, UTC, to the
+   * millisecond). A watch delivers a version as it is written, so a client that counts down to a
+   * deadline can correct its own clock by the difference to when the update arrived.
+   *
+   * @generated from field: string update_time = 17;
+   */
+  updateTime: string;
+
+  /**
+   * True while a seat has no player yet (an open or a reserved seat): nothing is played, and no
+   * clock runs, until every seat has one.
+   *
+   * @generated from field: bool waiting_for_players = 18;
+   */
+  waitingForPlayers: boolean;
+
+  /**
+   * The id of the session a rematch of this one created (Rematch); empty until then.
+   *
+   * @generated from field: string rematch = 19;
+   */
+  rematch: string;
+
+  /**
+   * The seats whose players asked for a rematch, while it waits for the others.
+   *
+   * @generated from field: repeated int32 rematch_requested = 20;
+   */
+  rematchRequested: number[];
+
+  /**
+   * True when the session has a host (CreateSession returned a host token).
+   *
+   * @generated from field: bool has_host = 21;
+   */
+  hasHost: boolean;
 };
 
 /**
@@ -112,6 +183,215 @@ export type Session = Message<"lawspeaker.v1.Session"> & {
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
   messageDesc(file_lawspeaker_v1_session_service, 0);
+
+/**
+ * A turn clock, chosen at CreateSession. A person's clock runs while the seat is to act: never on a
+ * chance step (the server draws those at once in a session with a clock; with physical dice the clock
+ * waits for the throw) and never for a seat a bot plays. A move is one SessionApplyMove: in a game
+ * where a turn is several moves, each gets the per-move limit (and the increment).
+ *
+ * @generated from message lawspeaker.v1.Clock
+ */
+export type Clock = Message<"lawspeaker.v1.Clock"> & {
+  /**
+   * The most seconds a seat has for one move; 0: no limit per move. Correspondence play is this in
+   * days (259200 for three days a move).
+   *
+   * @generated from field: int32 per_move_seconds = 1;
+   */
+  perMoveSeconds: number;
+
+  /**
+   * A time bank (seconds) each seat starts with: its moves' time is taken from it. 0: no bank.
+   *
+   * @generated from field: int32 bank_seconds = 2;
+   */
+  bankSeconds: number;
+
+  /**
+   * Seconds added to a seat's bank after each of its moves (Fischer); needs bank_seconds.
+   *
+   * @generated from field: int32 increment_seconds = 3;
+   */
+  incrementSeconds: number;
+
+  /**
+   * What a timeout does: TIMEOUT_ACTION_BOT when unset.
+   *
+   * @generated from field: lawspeaker.v1.TimeoutAction on_timeout = 4;
+   */
+  onTimeout: TimeoutAction;
+
+  /**
+   * The level of the bot that moves for a seat whose time ran out (TIMEOUT_ACTION_BOT), or plays
+   * a forfeited seat's pieces: BOT_LEVEL_GREEDY when unset. A search thinks at most 500 ms.
+   *
+   * @generated from field: lawspeaker.v1.BotLevel timeout_bot_level = 5;
+   */
+  timeoutBotLevel: BotLevel;
+};
+
+/**
+ * Describes the message lawspeaker.v1.Clock.
+ * Use `create(ClockSchema)` to create a new message.
+ */
+export const ClockSchema: GenMessage<Clock> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 1);
+
+/**
+ * One seat as a session view shows it. Its clock is part of the version; its presence (connected,
+ * last_seen) is not: it is shown by reads (GetSession, WatchSession) as it is now, and a conditional
+ * GET (If-None-Match) answers 304 while only presence changed. A write's answer has no presence.
+ *
+ * @generated from message lawspeaker.v1.SeatStatus
+ */
+export type SeatStatus = Message<"lawspeaker.v1.SeatStatus"> & {
+  /**
+   * The seat (0-based).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The seconds the seat's clock had left when it last started or stopped: its bank, or the per-move
+   * limit. Unset without a clock. While the clock runs, deadline is the exact figure.
+   *
+   * @generated from field: optional double time_left_seconds = 2;
+   */
+  timeLeftSeconds?: number | undefined;
+
+  /**
+   * When the seat's time runs out (RFC 3339, UTC, to the millisecond), set while its clock runs.
+   *
+   * @generated from field: string deadline = 3;
+   */
+  deadline: string;
+
+  /**
+   * True while a watch stream or a long poll of this seat is open, on any replica.
+   *
+   * @generated from field: bool connected = 4;
+   */
+  connected: boolean;
+
+  /**
+   * When the seat was last connected or made a request (RFC 3339, UTC, to the second; within 2 s
+   * across replicas); empty if never.
+   *
+   * @generated from field: string last_seen = 5;
+   */
+  lastSeen: string;
+
+  /**
+   * True when the seat is out of the game: it resigned or forfeited on time (a bot plays its
+   * pieces where the game goes on).
+   *
+   * @generated from field: bool out = 6;
+   */
+  out: boolean;
+
+  /**
+   * True when the seat's last turn ran out of time: the bot moved for it (TIMEOUT_ACTION_BOT), or,
+   * with TIMEOUT_ACTION_NOTHING, its deadline has passed. Cleared by the seat's next own move.
+   *
+   * @generated from field: bool timed_out = 7;
+   */
+  timedOut: boolean;
+
+  /**
+   * Who plays the seat.
+   *
+   * @generated from field: lawspeaker.v1.SeatRole role = 8;
+   */
+  role: SeatRole;
+
+  /**
+   * The player's display name, as they gave it (normalised: see CreateSessionRequest.display_names);
+   * empty when none was given. It is the player's own words: show it as text, never as markup.
+   *
+   * @generated from field: string display_name = 9;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SeatStatus.
+ * Use `create(SeatStatusSchema)` to create a new message.
+ */
+export const SeatStatusSchema: GenMessage<SeatStatus> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 2);
+
+/**
+ * How a session ended (Session.result).
+ *
+ * @generated from message lawspeaker.v1.SessionResult
+ */
+export type SessionResult = Message<"lawspeaker.v1.SessionResult"> & {
+  /**
+   * Why it ended.
+   *
+   * @generated from field: lawspeaker.v1.ResultReason reason = 1;
+   */
+  reason: ResultReason;
+
+  /**
+   * The winning seats (0-based); empty for a draw or when nobody still in the game won.
+   *
+   * @generated from field: repeated int32 winners = 2;
+   */
+  winners: number[];
+
+  /**
+   * Every seat's place, best first: place 1 is the winners; seats that neither won nor left share
+   * the next place; seats that resigned or forfeited come last, the later one to leave the better.
+   *
+   * @generated from field: repeated lawspeaker.v1.SeatPlace ranking = 3;
+   */
+  ranking: SeatPlace[];
+
+  /**
+   * A sentence describing the end, e.g. "Seat 1 resigned: seat 0 wins."
+   *
+   * @generated from field: string summary = 4;
+   */
+  summary: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SessionResult.
+ * Use `create(SessionResultSchema)` to create a new message.
+ */
+export const SessionResultSchema: GenMessage<SessionResult> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 3);
+
+/**
+ * One seat's place in a SessionResult.
+ *
+ * @generated from message lawspeaker.v1.SeatPlace
+ */
+export type SeatPlace = Message<"lawspeaker.v1.SeatPlace"> & {
+  /**
+   * The seat (0-based).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Its place, from 1; seats that tie share a place.
+   *
+   * @generated from field: int32 place = 2;
+   */
+  place: number;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SeatPlace.
+ * Use `create(SeatPlaceSchema)` to create a new message.
+ */
+export const SeatPlaceSchema: GenMessage<SeatPlace> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 4);
 
 /**
  * The secret token of one seat.
@@ -139,7 +419,7 @@ export type SeatToken = Message<"lawspeaker.v1.SeatToken"> & {
  * Use `create(SeatTokenSchema)` to create a new message.
  */
 export const SeatTokenSchema: GenMessage<SeatToken> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 1);
+  messageDesc(file_lawspeaker_v1_session_service, 5);
 
 /**
  * One entry of a session's move log.
@@ -181,6 +461,21 @@ export type SessionMove = Message<"lawspeaker.v1.SessionMove"> & {
    * @generated from field: bool chance = 5;
    */
   chance: boolean;
+
+  /**
+   * Set when the entry is not a move but something that happened to a seat (a resignation, a
+   * forfeit on time); move and events are then empty.
+   *
+   * @generated from field: lawspeaker.v1.SeatEvent seat_event = 6;
+   */
+  seatEvent?: SeatEvent | undefined;
+
+  /**
+   * True when the bot made this move for the seat because the seat's time ran out.
+   *
+   * @generated from field: bool on_timeout = 7;
+   */
+  onTimeout: boolean;
 };
 
 /**
@@ -188,7 +483,49 @@ export type SessionMove = Message<"lawspeaker.v1.SessionMove"> & {
  * Use `create(SessionMoveSchema)` to create a new message.
  */
 export const SessionMoveSchema: GenMessage<SessionMove> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 2);
+  messageDesc(file_lawspeaker_v1_session_service, 6);
+
+/**
+ * Something that happened to a seat, as the move log shows it (SessionMove.seat_event).
+ *
+ * @generated from message lawspeaker.v1.SeatEvent
+ */
+export type SeatEvent = Message<"lawspeaker.v1.SeatEvent"> & {
+  /**
+   * The seat (0-based).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * What happened.
+   *
+   * @generated from field: lawspeaker.v1.SeatEventKind kind = 2;
+   */
+  kind: SeatEventKind;
+
+  /**
+   * A sentence saying what happened, e.g. "Seat 2 resigned; a bot plays its pieces."
+   *
+   * @generated from field: string summary = 3;
+   */
+  summary: string;
+
+  /**
+   * The display name of the seat's player when it happened (the claimant's, for a claim).
+   *
+   * @generated from field: string display_name = 4;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.SeatEvent.
+ * Use `create(SeatEventSchema)` to create a new message.
+ */
+export const SeatEventSchema: GenMessage<SeatEvent> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 7);
 
 /**
  * Request of CreateSession.
@@ -239,6 +576,38 @@ export type CreateSessionRequest = Message<"lawspeaker.v1.CreateSessionRequest">
    * @generated from field: repeated lawspeaker.v1.BotSeat bots = 6;
    */
   bots: BotSeat[];
+
+  /**
+   * A turn clock and what its timeout does; unset: no clock (a seat may take as long as it likes).
+   *
+   * @generated from field: lawspeaker.v1.Clock clock = 7;
+   */
+  clock?: Clock | undefined;
+
+  /**
+   * Seats created without a player: listed in the lobby (ListSessions) until claimed (ClaimSeat).
+   * Neither a bot seat nor a seat twice. Nothing is played until every open seat has a player.
+   *
+   * @generated from field: repeated int32 open_seats = 8;
+   */
+  openSeats: number[];
+
+  /**
+   * The players' display names, one per seat in seat order ("" for none; fewer than players: the
+   * rest have none). A name is normalised (Unicode NFC; control, format and bidirectional-override
+   * characters removed; runs of spaces made one; trimmed) and then at most 32 characters.
+   *
+   * @generated from field: repeated string display_names = 9;
+   */
+  displayNames: string[];
+
+  /**
+   * Where to notify this session's events (Standard Webhooks, signed with the secret
+   * CreateSessionResponse.webhook_secret returns); unset: only the server's --webhook-url, if any.
+   *
+   * @generated from field: lawspeaker.v1.Webhook webhook = 10;
+   */
+  webhook?: Webhook | undefined;
 };
 
 /**
@@ -246,7 +615,32 @@ export type CreateSessionRequest = Message<"lawspeaker.v1.CreateSessionRequest">
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 3);
+  messageDesc(file_lawspeaker_v1_session_service, 8);
+
+/**
+ * An HTTPS endpoint notified of a session's events: a seat is to act, a seat's clock is about to
+ * run out, a seat is claimed, the game ends. Deliveries follow the Standard Webhooks specification
+ * (headers webhook-id, webhook-timestamp, webhook-signature), are retried with backoff for a bounded
+ * time (a redelivery keeps its webhook-id), and never hold up a move.
+ *
+ * @generated from message lawspeaker.v1.Webhook
+ */
+export type Webhook = Message<"lawspeaker.v1.Webhook"> & {
+  /**
+   * The endpoint, https://; its host must resolve to public addresses (loopback, private and
+   * link-local ones are refused) unless the server's --webhook-allow names it.
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.Webhook.
+ * Use `create(WebhookSchema)` to create a new message.
+ */
+export const WebhookSchema: GenMessage<Webhook> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 9);
 
 /**
  * Response of CreateSession.
@@ -262,12 +656,28 @@ export type CreateSessionResponse = Message<"lawspeaker.v1.CreateSessionResponse
   session?: Session | undefined;
 
   /**
-   * One secret token per seat the server does not play; they are stored hashed and cannot be
-   * shown again.
+   * One secret token per seat a person plays (not a bot's, not an open seat's); they are stored
+   * hashed and cannot be shown again.
    *
    * @generated from field: repeated lawspeaker.v1.SeatToken seat_tokens = 2;
    */
   seatTokens: SeatToken[];
+
+  /**
+   * The host's secret token: it deletes the session, manages its seats (ManageSeat) and makes a
+   * rematch. Stored hashed; shown only this once.
+   *
+   * @generated from field: string host_token = 3;
+   */
+  hostToken: string;
+
+  /**
+   * With a webhook: the secret its deliveries are signed with ("whsec_" and base64, as Standard
+   * Webhooks libraries take it); shown only this once.
+   *
+   * @generated from field: string webhook_secret = 4;
+   */
+  webhookSecret: string;
 };
 
 /**
@@ -275,7 +685,7 @@ export type CreateSessionResponse = Message<"lawspeaker.v1.CreateSessionResponse
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 4);
+  messageDesc(file_lawspeaker_v1_session_service, 10);
 
 /**
  * Request of GetSession.
@@ -305,7 +715,7 @@ export type GetSessionRequest = Message<"lawspeaker.v1.GetSessionRequest"> & {
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 5);
+  messageDesc(file_lawspeaker_v1_session_service, 11);
 
 /**
  * Response of GetSession.
@@ -326,7 +736,7 @@ export type GetSessionResponse = Message<"lawspeaker.v1.GetSessionResponse"> & {
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 6);
+  messageDesc(file_lawspeaker_v1_session_service, 12);
 
 /**
  * Request of ListSessionMoves.
@@ -361,7 +771,7 @@ export type ListSessionMovesRequest = Message<"lawspeaker.v1.ListSessionMovesReq
  * Use `create(ListSessionMovesRequestSchema)` to create a new message.
  */
 export const ListSessionMovesRequestSchema: GenMessage<ListSessionMovesRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 7);
+  messageDesc(file_lawspeaker_v1_session_service, 13);
 
 /**
  * Response of ListSessionMoves.
@@ -403,7 +813,7 @@ export type ListSessionMovesResponse = Message<"lawspeaker.v1.ListSessionMovesRe
  * Use `create(ListSessionMovesResponseSchema)` to create a new message.
  */
 export const ListSessionMovesResponseSchema: GenMessage<ListSessionMovesResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 8);
+  messageDesc(file_lawspeaker_v1_session_service, 14);
 
 /**
  * Request of SessionLegalMoves.
@@ -424,7 +834,7 @@ export type SessionLegalMovesRequest = Message<"lawspeaker.v1.SessionLegalMovesR
  * Use `create(SessionLegalMovesRequestSchema)` to create a new message.
  */
 export const SessionLegalMovesRequestSchema: GenMessage<SessionLegalMovesRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 9);
+  messageDesc(file_lawspeaker_v1_session_service, 15);
 
 /**
  * Response of SessionLegalMoves.
@@ -480,7 +890,7 @@ export type SessionLegalMovesResponse = Message<"lawspeaker.v1.SessionLegalMoves
  * Use `create(SessionLegalMovesResponseSchema)` to create a new message.
  */
 export const SessionLegalMovesResponseSchema: GenMessage<SessionLegalMovesResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 10);
+  messageDesc(file_lawspeaker_v1_session_service, 16);
 
 /**
  * Request of SessionValidateMove.
@@ -508,7 +918,7 @@ export type SessionValidateMoveRequest = Message<"lawspeaker.v1.SessionValidateM
  * Use `create(SessionValidateMoveRequestSchema)` to create a new message.
  */
 export const SessionValidateMoveRequestSchema: GenMessage<SessionValidateMoveRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 11);
+  messageDesc(file_lawspeaker_v1_session_service, 17);
 
 /**
  * Response of SessionValidateMove.
@@ -536,7 +946,7 @@ export type SessionValidateMoveResponse = Message<"lawspeaker.v1.SessionValidate
  * Use `create(SessionValidateMoveResponseSchema)` to create a new message.
  */
 export const SessionValidateMoveResponseSchema: GenMessage<SessionValidateMoveResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 12);
+  messageDesc(file_lawspeaker_v1_session_service, 18);
 
 /**
  * Request of SessionApplyMove.
@@ -578,7 +988,7 @@ export type SessionApplyMoveRequest = Message<"lawspeaker.v1.SessionApplyMoveReq
  * Use `create(SessionApplyMoveRequestSchema)` to create a new message.
  */
 export const SessionApplyMoveRequestSchema: GenMessage<SessionApplyMoveRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 13);
+  messageDesc(file_lawspeaker_v1_session_service, 19);
 
 /**
  * Response of SessionApplyMove.
@@ -606,7 +1016,7 @@ export type SessionApplyMoveResponse = Message<"lawspeaker.v1.SessionApplyMoveRe
  * Use `create(SessionApplyMoveResponseSchema)` to create a new message.
  */
 export const SessionApplyMoveResponseSchema: GenMessage<SessionApplyMoveResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 14);
+  messageDesc(file_lawspeaker_v1_session_service, 20);
 
 /**
  * Request of UndoMove.
@@ -634,7 +1044,7 @@ export type UndoMoveRequest = Message<"lawspeaker.v1.UndoMoveRequest"> & {
  * Use `create(UndoMoveRequestSchema)` to create a new message.
  */
 export const UndoMoveRequestSchema: GenMessage<UndoMoveRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 15);
+  messageDesc(file_lawspeaker_v1_session_service, 21);
 
 /**
  * Response of UndoMove.
@@ -662,7 +1072,7 @@ export type UndoMoveResponse = Message<"lawspeaker.v1.UndoMoveResponse"> & {
  * Use `create(UndoMoveResponseSchema)` to create a new message.
  */
 export const UndoMoveResponseSchema: GenMessage<UndoMoveResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 16);
+  messageDesc(file_lawspeaker_v1_session_service, 22);
 
 /**
  * Request of DeleteSession.
@@ -683,7 +1093,7 @@ export type DeleteSessionRequest = Message<"lawspeaker.v1.DeleteSessionRequest">
  * Use `create(DeleteSessionRequestSchema)` to create a new message.
  */
 export const DeleteSessionRequestSchema: GenMessage<DeleteSessionRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 17);
+  messageDesc(file_lawspeaker_v1_session_service, 23);
 
 /**
  * Response of DeleteSession.
@@ -698,7 +1108,7 @@ export type DeleteSessionResponse = Message<"lawspeaker.v1.DeleteSessionResponse
  * Use `create(DeleteSessionResponseSchema)` to create a new message.
  */
 export const DeleteSessionResponseSchema: GenMessage<DeleteSessionResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 18);
+  messageDesc(file_lawspeaker_v1_session_service, 24);
 
 /**
  * Request of WatchSession.
@@ -730,6 +1140,15 @@ export type WatchSessionRequest = Message<"lawspeaker.v1.WatchSessionRequest"> &
    * @generated from field: string ticket = 3;
    */
   ticket: string;
+
+  /**
+   * Also send the current version again (the same etag) when a seat connects or leaves, so a
+   * screen shows who is there (Session.seats[].connected) without asking. Off: one response per
+   * version, as before. Over REST: ?presence=true.
+   *
+   * @generated from field: bool presence = 4;
+   */
+  presence: boolean;
 };
 
 /**
@@ -737,7 +1156,7 @@ export type WatchSessionRequest = Message<"lawspeaker.v1.WatchSessionRequest"> &
  * Use `create(WatchSessionRequestSchema)` to create a new message.
  */
 export const WatchSessionRequestSchema: GenMessage<WatchSessionRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 19);
+  messageDesc(file_lawspeaker_v1_session_service, 25);
 
 /**
  * One update of WatchSession.
@@ -773,7 +1192,7 @@ export type WatchSessionResponse = Message<"lawspeaker.v1.WatchSessionResponse">
  * Use `create(WatchSessionResponseSchema)` to create a new message.
  */
 export const WatchSessionResponseSchema: GenMessage<WatchSessionResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 20);
+  messageDesc(file_lawspeaker_v1_session_service, 26);
 
 /**
  * Request of CreateWatchTicket.
@@ -794,7 +1213,7 @@ export type CreateWatchTicketRequest = Message<"lawspeaker.v1.CreateWatchTicketR
  * Use `create(CreateWatchTicketRequestSchema)` to create a new message.
  */
 export const CreateWatchTicketRequestSchema: GenMessage<CreateWatchTicketRequest> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 21);
+  messageDesc(file_lawspeaker_v1_session_service, 27);
 
 /**
  * Response of CreateWatchTicket.
@@ -830,7 +1249,632 @@ export type CreateWatchTicketResponse = Message<"lawspeaker.v1.CreateWatchTicket
  * Use `create(CreateWatchTicketResponseSchema)` to create a new message.
  */
 export const CreateWatchTicketResponseSchema: GenMessage<CreateWatchTicketResponse> = /*@__PURE__*/
-  messageDesc(file_lawspeaker_v1_session_service, 22);
+  messageDesc(file_lawspeaker_v1_session_service, 28);
+
+/**
+ * Request of ResignSeat.
+ *
+ * @generated from message lawspeaker.v1.ResignSeatRequest
+ */
+export type ResignSeatRequest = Message<"lawspeaker.v1.ResignSeatRequest"> & {
+  /**
+   * The session id.
+   *
+   * @generated from field: string session = 1;
+   */
+  session: string;
+
+  /**
+   * What becomes of the seat: RESIGN_ACTION_FORFEIT when unset.
+   *
+   * @generated from field: lawspeaker.v1.ResignAction action = 2;
+   */
+  action: ResignAction;
+
+  /**
+   * The level of the bot that takes the seat (RESIGN_ACTION_BOT) or plays a forfeited seat's
+   * pieces: the clock's timeout_bot_level, else BOT_LEVEL_GREEDY, when unset.
+   *
+   * @generated from field: lawspeaker.v1.BotLevel bot_level = 3;
+   */
+  botLevel: BotLevel;
+
+  /**
+   * Optional: the etag of the version the caller saw; when set, a resignation on another version is
+   * refused (ABORTED), as a move's is. Unset, it applies to whatever version is current.
+   *
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ResignSeatRequest.
+ * Use `create(ResignSeatRequestSchema)` to create a new message.
+ */
+export const ResignSeatRequestSchema: GenMessage<ResignSeatRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 29);
+
+/**
+ * Response of ResignSeat.
+ *
+ * @generated from message lawspeaker.v1.ResignSeatResponse
+ */
+export type ResignSeatResponse = Message<"lawspeaker.v1.ResignSeatResponse"> & {
+  /**
+   * The session after the resignation, as the caller's seat sees it.
+   *
+   * @generated from field: lawspeaker.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ResignSeatResponse.
+ * Use `create(ResignSeatResponseSchema)` to create a new message.
+ */
+export const ResignSeatResponseSchema: GenMessage<ResignSeatResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 30);
+
+/**
+ * Request of ListSessions.
+ *
+ * @generated from message lawspeaker.v1.ListSessionsRequest
+ */
+export type ListSessionsRequest = Message<"lawspeaker.v1.ListSessionsRequest"> & {
+  /**
+   * Only sessions of this game (e.g. "valhalla"); empty: every game.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Only sessions for this many players; 0: any number.
+   *
+   * @generated from field: int32 players = 2;
+   */
+  players: number;
+
+  /**
+   * The most sessions to return; 0 means 20, more than 100 is taken as 100.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * The next_page_token of a previous response, to continue from there.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ListSessionsRequest.
+ * Use `create(ListSessionsRequestSchema)` to create a new message.
+ */
+export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 31);
+
+/**
+ * Response of ListSessions.
+ *
+ * @generated from message lawspeaker.v1.ListSessionsResponse
+ */
+export type ListSessionsResponse = Message<"lawspeaker.v1.ListSessionsResponse"> & {
+  /**
+   * The sessions of this page that wait for players, each in its public view, in the lobby's order.
+   *
+   * @generated from field: repeated lawspeaker.v1.Session sessions = 1;
+   */
+  sessions: Session[];
+
+  /**
+   * The token of the next page; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ListSessionsResponse.
+ * Use `create(ListSessionsResponseSchema)` to create a new message.
+ */
+export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 32);
+
+/**
+ * Request of ClaimSeat.
+ *
+ * @generated from message lawspeaker.v1.ClaimSeatRequest
+ */
+export type ClaimSeatRequest = Message<"lawspeaker.v1.ClaimSeatRequest"> & {
+  /**
+   * The session id.
+   *
+   * @generated from field: string session = 1;
+   */
+  session: string;
+
+  /**
+   * The name the other players see (normalised as CreateSessionRequest.display_names); required.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * The open seat to claim; unset: the lowest open seat.
+   *
+   * @generated from field: optional int32 seat = 3;
+   */
+  seat?: number | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ClaimSeatRequest.
+ * Use `create(ClaimSeatRequestSchema)` to create a new message.
+ */
+export const ClaimSeatRequestSchema: GenMessage<ClaimSeatRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 33);
+
+/**
+ * Response of ClaimSeat.
+ *
+ * @generated from message lawspeaker.v1.ClaimSeatResponse
+ */
+export type ClaimSeatResponse = Message<"lawspeaker.v1.ClaimSeatResponse"> & {
+  /**
+   * The session as the claimed seat sees it.
+   *
+   * @generated from field: lawspeaker.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * The claimed seat and its secret token, shown only this once.
+   *
+   * @generated from field: lawspeaker.v1.SeatToken seat_token = 2;
+   */
+  seatToken?: SeatToken | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ClaimSeatResponse.
+ * Use `create(ClaimSeatResponseSchema)` to create a new message.
+ */
+export const ClaimSeatResponseSchema: GenMessage<ClaimSeatResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 34);
+
+/**
+ * Request of ManageSeat.
+ *
+ * @generated from message lawspeaker.v1.ManageSeatRequest
+ */
+export type ManageSeatRequest = Message<"lawspeaker.v1.ManageSeatRequest"> & {
+  /**
+   * The session id.
+   *
+   * @generated from field: string session = 1;
+   */
+  session: string;
+
+  /**
+   * The seat (0-based).
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * What to do.
+   *
+   * @generated from field: lawspeaker.v1.SeatAction action = 3;
+   */
+  action: SeatAction;
+
+  /**
+   * SEAT_ACTION_BOT: the bot's level; BOT_LEVEL_GREEDY when unset.
+   *
+   * @generated from field: lawspeaker.v1.BotLevel bot_level = 4;
+   */
+  botLevel: BotLevel;
+
+  /**
+   * SEAT_ACTION_REISSUE_TOKEN: the seat's player's display name from now on; unset keeps it.
+   *
+   * @generated from field: optional string display_name = 5;
+   */
+  displayName?: string | undefined;
+
+  /**
+   * Optional: the etag of the version the host saw; when set, another version is refused (ABORTED).
+   *
+   * @generated from field: string etag = 6;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ManageSeatRequest.
+ * Use `create(ManageSeatRequestSchema)` to create a new message.
+ */
+export const ManageSeatRequestSchema: GenMessage<ManageSeatRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 35);
+
+/**
+ * Response of ManageSeat.
+ *
+ * @generated from message lawspeaker.v1.ManageSeatResponse
+ */
+export type ManageSeatResponse = Message<"lawspeaker.v1.ManageSeatResponse"> & {
+  /**
+   * The session after the change, in its public view.
+   *
+   * @generated from field: lawspeaker.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * SEAT_ACTION_REISSUE_TOKEN: the seat's new token, shown only this once.
+   *
+   * @generated from field: lawspeaker.v1.SeatToken seat_token = 2;
+   */
+  seatToken?: SeatToken | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.ManageSeatResponse.
+ * Use `create(ManageSeatResponseSchema)` to create a new message.
+ */
+export const ManageSeatResponseSchema: GenMessage<ManageSeatResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 36);
+
+/**
+ * Request of Rematch.
+ *
+ * @generated from message lawspeaker.v1.RematchRequest
+ */
+export type RematchRequest = Message<"lawspeaker.v1.RematchRequest"> & {
+  /**
+   * The session id (of the finished game).
+   *
+   * @generated from field: string session = 1;
+   */
+  session: string;
+};
+
+/**
+ * Describes the message lawspeaker.v1.RematchRequest.
+ * Use `create(RematchRequestSchema)` to create a new message.
+ */
+export const RematchRequestSchema: GenMessage<RematchRequest> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 37);
+
+/**
+ * Response of Rematch.
+ *
+ * @generated from message lawspeaker.v1.RematchResponse
+ */
+export type RematchResponse = Message<"lawspeaker.v1.RematchResponse"> & {
+  /**
+   * The old session, as the caller sees it: its rematch field names the new one once it is made,
+   * else rematch_requested lists who has asked.
+   *
+   * @generated from field: lawspeaker.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * The new session as the caller sees it (the caller's token acts there for its new seat); unset
+   * while the rematch waits for other seats to ask.
+   *
+   * @generated from field: lawspeaker.v1.Session rematch = 2;
+   */
+  rematch?: Session | undefined;
+};
+
+/**
+ * Describes the message lawspeaker.v1.RematchResponse.
+ * Use `create(RematchResponseSchema)` to create a new message.
+ */
+export const RematchResponseSchema: GenMessage<RematchResponse> = /*@__PURE__*/
+  messageDesc(file_lawspeaker_v1_session_service, 38);
+
+/**
+ * What a timeout does (Clock.on_timeout).
+ *
+ * @generated from enum lawspeaker.v1.TimeoutAction
+ */
+export enum TimeoutAction {
+  /**
+   * Not set: TIMEOUT_ACTION_BOT.
+   *
+   * @generated from enum value: TIMEOUT_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Nothing: the deadline is only shown (a seat past it has timed_out set).
+   *
+   * @generated from enum value: TIMEOUT_ACTION_NOTHING = 1;
+   */
+  NOTHING = 1,
+
+  /**
+   * A bot of timeout_bot_level makes the move for the seat; the seat keeps its token, and its clock
+   * is back to full when its person moves again.
+   *
+   * @generated from enum value: TIMEOUT_ACTION_BOT = 2;
+   */
+  BOT = 2,
+
+  /**
+   * The seat loses: in a two-player game the other seat wins; with more players the seat is out,
+   * ranked last, and a bot plays its pieces by the rules.
+   *
+   * @generated from enum value: TIMEOUT_ACTION_FORFEIT = 3;
+   */
+  FORFEIT = 3,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.TimeoutAction.
+ */
+export const TimeoutActionSchema: GenEnum<TimeoutAction> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 0);
+
+/**
+ * What a resignation does (ResignSeatRequest.action).
+ *
+ * @generated from enum lawspeaker.v1.ResignAction
+ */
+export enum ResignAction {
+  /**
+   * Not set: RESIGN_ACTION_FORFEIT.
+   *
+   * @generated from enum value: RESIGN_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The seat loses, as TIMEOUT_ACTION_FORFEIT.
+   *
+   * @generated from enum value: RESIGN_ACTION_FORFEIT = 1;
+   */
+  FORFEIT = 1,
+
+  /**
+   * A bot takes the seat and plays on for it; the seat's result is the bot's.
+   *
+   * @generated from enum value: RESIGN_ACTION_BOT = 2;
+   */
+  BOT = 2,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.ResignAction.
+ */
+export const ResignActionSchema: GenEnum<ResignAction> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 1);
+
+/**
+ * Who plays a seat (SeatStatus.role).
+ *
+ * @generated from enum lawspeaker.v1.SeatRole
+ */
+export enum SeatRole {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: SEAT_ROLE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A person, through the seat's token.
+   *
+   * @generated from enum value: SEAT_ROLE_PERSON = 1;
+   */
+  PERSON = 1,
+
+  /**
+   * The server's bot (Session.bots says which level).
+   *
+   * @generated from enum value: SEAT_ROLE_BOT = 2;
+   */
+  BOT = 2,
+
+  /**
+   * Nobody yet: the seat is listed in the lobby, for anyone to claim (ClaimSeat).
+   *
+   * @generated from enum value: SEAT_ROLE_OPEN = 3;
+   */
+  OPEN = 3,
+
+  /**
+   * Nobody yet, and not in the lobby: the host hands its token out (ManageSeat,
+   * SEAT_ACTION_REISSUE_TOKEN) or opens it.
+   *
+   * @generated from enum value: SEAT_ROLE_RESERVED = 4;
+   */
+  RESERVED = 4,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.SeatRole.
+ */
+export const SeatRoleSchema: GenEnum<SeatRole> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 2);
+
+/**
+ * Why a session ended (SessionResult.reason).
+ *
+ * @generated from enum lawspeaker.v1.ResultReason
+ */
+export enum ResultReason {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: RESULT_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The game's rules ended it (its outcome says how).
+   *
+   * @generated from enum value: RESULT_REASON_RULES = 1;
+   */
+  RULES = 1,
+
+  /**
+   * Every other seat resigned.
+   *
+   * @generated from enum value: RESULT_REASON_RESIGNATION = 2;
+   */
+  RESIGNATION = 2,
+
+  /**
+   * Every other seat forfeited on time (or resigned).
+   *
+   * @generated from enum value: RESULT_REASON_TIMEOUT = 3;
+   */
+  TIMEOUT = 3,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.ResultReason.
+ */
+export const ResultReasonSchema: GenEnum<ResultReason> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 3);
+
+/**
+ * The kinds of SeatEvent.
+ *
+ * @generated from enum lawspeaker.v1.SeatEventKind
+ */
+export enum SeatEventKind {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The seat resigned and lost (RESIGN_ACTION_FORFEIT).
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_RESIGNED = 1;
+   */
+  RESIGNED = 1,
+
+  /**
+   * The seat's person left and a bot took the seat (RESIGN_ACTION_BOT).
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_LEFT_TO_BOT = 2;
+   */
+  LEFT_TO_BOT = 2,
+
+  /**
+   * The seat's time ran out and it lost (TIMEOUT_ACTION_FORFEIT).
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_FORFEITED_ON_TIME = 3;
+   */
+  FORFEITED_ON_TIME = 3,
+
+  /**
+   * A player claimed the open seat (ClaimSeat), under the event's display_name.
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_CLAIMED = 4;
+   */
+  CLAIMED = 4,
+
+  /**
+   * The host gave the seat a new token (the old one no longer works).
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_TOKEN_REISSUED = 5;
+   */
+  TOKEN_REISSUED = 5,
+
+  /**
+   * The host handed the seat to a bot.
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_HANDED_TO_BOT = 6;
+   */
+  HANDED_TO_BOT = 6,
+
+  /**
+   * The host opened the seat in the lobby: nobody plays it until a player claims it.
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_OPENED = 7;
+   */
+  OPENED = 7,
+
+  /**
+   * The host closed the open seat: it is reserved, out of the lobby.
+   *
+   * @generated from enum value: SEAT_EVENT_KIND_CLOSED = 8;
+   */
+  CLOSED = 8,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.SeatEventKind.
+ */
+export const SeatEventKindSchema: GenEnum<SeatEventKind> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 4);
+
+/**
+ * What the host does to a seat (ManageSeatRequest.action).
+ *
+ * @generated from enum lawspeaker.v1.SeatAction
+ */
+export enum SeatAction {
+  /**
+   * Not set: refused.
+   *
+   * @generated from enum value: SEAT_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Gives the seat a new token, returned once; the old token stops working at once. A bot's seat
+   * goes back to a person, an open or reserved seat gets its player (the host hands the token out).
+   *
+   * @generated from enum value: SEAT_ACTION_REISSUE_TOKEN = 1;
+   */
+  REISSUE_TOKEN = 1,
+
+  /**
+   * A bot of bot_level plays the seat from now on; the seat's token stops acting.
+   *
+   * @generated from enum value: SEAT_ACTION_BOT = 2;
+   */
+  BOT = 2,
+
+  /**
+   * Opens the seat in the lobby: its token (or bot) stops acting and whoever claims it plays it.
+   *
+   * @generated from enum value: SEAT_ACTION_OPEN = 3;
+   */
+  OPEN = 3,
+
+  /**
+   * Takes an open seat out of the lobby: it waits, reserved, for the host to reissue its token.
+   *
+   * @generated from enum value: SEAT_ACTION_CLOSE = 4;
+   */
+  CLOSE = 4,
+}
+
+/**
+ * Describes the enum lawspeaker.v1.SeatAction.
+ */
+export const SeatActionSchema: GenEnum<SeatAction> = /*@__PURE__*/
+  enumDesc(file_lawspeaker_v1_session_service, 5);
 
 /**
  * Server-held game sessions: the server keeps the state and its RNG, each player acts and looks
@@ -841,7 +1885,9 @@ export const CreateWatchTicketResponseSchema: GenMessage<CreateWatchTicketRespon
  */
 export const SessionService: GenService<{
   /**
-   * Creates a session and returns one secret token per seat, shown only this once.
+   * Creates a session and returns one secret token per seat a person plays and a host token, each
+   * shown only this once. Seats named in open_seats get no token: they wait in the lobby
+   * (ListSessions) for a player to claim them (ClaimSeat).
    *
    * @generated from rpc lawspeaker.v1.SessionService.CreateSession
    */
@@ -913,7 +1959,9 @@ export const SessionService: GenService<{
     output: typeof UndoMoveResponseSchema;
   },
   /**
-   * Deletes a session; any seat's token may do so.
+   * Deletes a session: the host token may, and so may any seat's token unless a seat of the session
+   * was ever open in the lobby (then only the host: players who met there must not end each other's
+   * game).
    *
    * @generated from rpc lawspeaker.v1.SessionService.DeleteSession
    */
@@ -947,6 +1995,71 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof CreateWatchTicketRequestSchema;
     output: typeof CreateWatchTicketResponseSchema;
+  },
+  /**
+   * Resigns the caller's seat, at any time (not only on its turn): with RESIGN_ACTION_FORFEIT the
+   * seat loses (in a two-player game the other seat wins and the game ends; with more players the
+   * seat is out, ranked last, and a bot plays its pieces by the rules), with RESIGN_ACTION_BOT a bot
+   * takes the seat and plays on for it. The move log shows the resignation as an event; the seat's
+   * token still watches the game but no longer moves.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.ResignSeat
+   */
+  resignSeat: {
+    methodKind: "unary";
+    input: typeof ResignSeatRequestSchema;
+    output: typeof ResignSeatResponseSchema;
+  },
+  /**
+   * Lists the sessions that wait for players (the lobby): those with an open seat, each in its public
+   * view, ordered by game id, then number of players, then the time the seat opened (oldest first):
+   * within one game and number of players, the longest waiting first. Filtered by game and number
+   * of players; paged. No token is needed and none is ever shown.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.ListSessions
+   */
+  listSessions: {
+    methodKind: "unary";
+    input: typeof ListSessionsRequestSchema;
+    output: typeof ListSessionsResponseSchema;
+  },
+  /**
+   * Claims an open seat under a display name, and returns its token (shown only this once). First
+   * come, first served: of two claims racing for the last open seat exactly one wins, the other is
+   * refused (SEAT_NOT_OPEN). No token is needed.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.ClaimSeat
+   */
+  claimSeat: {
+    methodKind: "unary";
+    input: typeof ClaimSeatRequestSchema;
+    output: typeof ClaimSeatResponseSchema;
+  },
+  /**
+   * The host's seat controls (the host token): give a seat a new token (the old one stops working at
+   * once), hand it to a bot or back to a person, open it in the lobby or close it.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.ManageSeat
+   */
+  manageSeat: {
+    methodKind: "unary";
+    input: typeof ManageSeatRequestSchema;
+    output: typeof ManageSeatResponseSchema;
+  },
+  /**
+   * Asks for a rematch of a finished game: the host's request (host token) makes it at once; else
+   * it is made once every seat a person plays has asked (each with its seat token). The new session
+   * has the same players, each moved one seat on (seat i plays seat i+1, the last seat the first),
+   * the same options, clock, bots and webhook, and the same tokens: each player's token (and the
+   * host token) acts in the new session for the player's new seat. Watchers of the old session see
+   * its rematch field set. Asking again answers the same rematch.
+   *
+   * @generated from rpc lawspeaker.v1.SessionService.Rematch
+   */
+  rematch: {
+    methodKind: "unary";
+    input: typeof RematchRequestSchema;
+    output: typeof RematchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_lawspeaker_v1_session_service, 0);
