@@ -79,6 +79,11 @@ INEXPRESSIBLE: dict[str, dict[str, str]] = {
         "DISPLAY_NAMES_TOO_MANY": "displayNames",
         "DISPLAY_NAME_TOO_LONG": "displayNames",
         "DISPLAY_NAME_FOR_OPEN_SEAT": "displayNames",
+        # a webhook URL the document allows (http(s)://, not too long) the server may still refuse:
+        # no valid host, credentials, a fragment, http:// for a host the allowlist does not name, an
+        # address of the deployment's own networks (which only the server's configuration knows)
+        "WEBHOOK_URL_INVALID": "webhook.url",
+        "WEBHOOK_HOST_NOT_ALLOWED": "webhook.url",
     },
     # A move whose actions are all null sets none: "at least one" is said with minProperties, which
     # counts nulls (a generator turns the exact keywords into wrapper types). And the session's game

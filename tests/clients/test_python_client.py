@@ -881,7 +881,7 @@ def test_the_host_makes_a_rematch_at_once_with_the_seats_rotated_and_the_same_to
     session, host = made.session.session, made.host_token
     tokens = {t.seat: t.token for t in made.seat_tokens}
     nobody = refusal(lambda: sessions.rematch(session))
-    assert (nobody.code, nobody.reason) == ("PERMISSION_DENIED", "REMATCH_TOKEN_REQUIRED")
+    assert (nobody.code, nobody.reason) == ("UNAUTHENTICATED", "REMATCH_TOKEN_REQUIRED")
 
     answer = sessions.rematch(session, token=host)
     new = answer.rematch

@@ -112,13 +112,18 @@ def test_play_is_served_with_a_policy_that_keeps_the_page_to_this_service(server
     assert page.headers["content-type"].startswith("text/html")
     policy = page.headers["content-security-policy"]
     assert "default-src 'none'" in policy and "script-src 'self'" in policy and "connect-src 'self'" in policy
+    assert "manifest-src 'self'" in policy and "worker-src 'self'" in policy
     assets = re.findall(r'(?:src|href)="(/play/[^"]+)"', page.text)
-    assert {a.rsplit(".", 1)[1] for a in assets} == {"js", "css"}
+    assert {a.rsplit(".", 1)[1] for a in assets} == {"js", "css", "svg", "png", "webmanifest"}
+    types = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml", "png": "image/png"}
     for asset in assets:
         answer = httpx.get(server.base_url + asset, timeout=10)
         assert answer.status_code == 200
+        if asset.endswith(".webmanifest"):  # its name has no hash: revalidated (test_installable)
+            assert answer.headers["cache-control"] == "no-cache"
+            continue
         assert "immutable" in answer.headers["cache-control"]
-        assert answer.headers["content-type"].split(";")[0] in ("text/javascript", "text/css")
+        assert answer.headers["content-type"].split(";")[0] == types[asset.rsplit(".", 1)[1]]
     missing = httpx.get(f"{server.base_url}/play/app-000000000000.js", timeout=10)
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")

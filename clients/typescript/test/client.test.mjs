@@ -463,7 +463,7 @@ describe("the lobby, the host and rematches over Connect", () => {
     const id = created.session.session;
     await sessions.resignSeat({ session: id }, withToken(created.seatTokens[0].token));
     await assert.rejects(sessions.rematch({ session: id }), (err) => {
-      assert.equal(ConnectError.from(err).code, Code.PermissionDenied);
+      assert.equal(ConnectError.from(err).code, Code.Unauthenticated);
       assert.equal(errorInfo(err)?.reason, "REMATCH_TOKEN_REQUIRED");
       return true;
     });

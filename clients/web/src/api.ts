@@ -91,13 +91,23 @@ export interface Refusal {
   message: string;
   reason: string;
   rule?: string;
+  /** The error's metadata (ErrorInfo's), e.g. NOT_YOUR_TURN's `seat` and `toAct`. */
+  metadata?: Record<string, string>;
 }
 
 /** The refusal an error carries (a Lawspeaker error's sentence, or what went wrong on the way). */
 export function refusalOf(err: unknown): Refusal {
   const e = ConnectError.from(err);
   const info = errorInfo(e);
-  return { message: e.rawMessage || e.message, reason: info?.reason ?? String(e.code) };
+  return { message: e.rawMessage || e.message, reason: info?.reason ?? String(e.code), metadata: info?.metadata };
+}
+
+/** Whether `err` is the network's (the server cannot be reached), not an answer of the server:
+ * the page then says so (main.ts) rather than show a refusal. */
+export function unreachable(err: unknown): boolean {
+  if (!navigator.onLine) return true;
+  const text = err instanceof Error ? err.message : String(err);
+  return /Failed to fetch|NetworkError|Load failed|network error/i.test(text); // Chromium, Firefox, Safari
 }
 
 /** A game being played: a server session (one seat of it) or a local hot-seat game. */

@@ -6,7 +6,7 @@
  * as a seat link does. Every name is a player's own words: it is put on the page as text only.
  */
 import { type GameInfo, type Session, SeatRole } from "@lawspeaker/client";
-import { clients, describeGame, refusalOf } from "./api.js";
+import { clients, describeGame, refusalOf, unreachable } from "./api.js";
 import { h, playerName } from "./dom.js";
 import { uiFor } from "./games/index.js";
 import { fragmentOf, rememberName, rememberedName, seatLink } from "./keep.js";
@@ -34,6 +34,7 @@ export async function openGames(root: HTMLElement, signal: AbortSignal, params: 
   try {
     games = (await api.rules.listGames({})).games;
   } catch (err) {
+    if (unreachable(err)) throw err; // the page says the server cannot be reached (main.ts)
     status.textContent = `The service did not answer: ${refusalOf(err).message}`;
     return;
   }

@@ -1,7 +1,8 @@
 /**
  * What the page keeps of a session: seat tokens and the host token in this tab's sessionStorage
  * (they never leave the tab, and a reload keeps them), a seat's own token in its link's fragment
- * (which no browser sends), and the player's display name in localStorage (to fill it in next time).
+ * (which no browser sends), the player's display name in localStorage (to fill it in next time), and
+ * the hot-seat game in localStorage (a reload resumes it).
  */
 
 /** A seat's link: the session and the seat's token in the fragment, which no browser sends. */
@@ -82,4 +83,54 @@ export function rememberRematch(session: string, rematch: string): void {
   if (host) rememberHost(rematch, host);
   const tokens = rememberedSeats(session);
   if (tokens.length) rememberSeats(rematch, tokens.map((_, seat) => tokens[(seat - 1 + tokens.length) % tokens.length]));
+}
+
+const LOCAL = "lawspeaker.local";
+
+/** A hot-seat game as the browser keeps it: proto3 JSON of its options and states, and its log. */
+export interface KeptLocal {
+  game: string;
+  players: number;
+  options: unknown;
+  /** Each step's state (null where it was not kept) and log entry (null for the first). */
+  steps: { state: unknown; entry: unknown }[];
+}
+
+/**
+ * Keeps the hot-seat game in localStorage (not sessionStorage: a phone that closes the tab, or
+ * the browser, finds the game again). One game at a time: starting another replaces it. False
+ * when the browser refused to store it (its quota, a private window).
+ */
+export function keepLocal(game: KeptLocal): boolean {
+  try {
+    localStorage.setItem(LOCAL, JSON.stringify(game));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The kept hot-seat game, or undefined. */
+export function keptLocal(): KeptLocal | undefined {
+  try {
+    const found = JSON.parse(localStorage.getItem(LOCAL) ?? "null") as Partial<KeptLocal> | null;
+    const ok =
+      found !== null &&
+      typeof found === "object" &&
+      typeof found.game === "string" &&
+      typeof found.players === "number" &&
+      Array.isArray(found.steps);
+    return ok ? (found as KeptLocal) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Forgets the kept hot-seat game (the players left it). */
+export function forgetLocal(): void {
+  try {
+    localStorage.removeItem(LOCAL);
+  } catch {
+    // nothing kept
+  }
 }

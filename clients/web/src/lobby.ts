@@ -10,7 +10,7 @@ import {
   GameOptionsSchema,
   TimeoutAction,
 } from "@lawspeaker/client";
-import { clients, refusalOf } from "./api.js";
+import { clients, refusalOf, unreachable } from "./api.js";
 import { h } from "./dom.js";
 import { rememberedName } from "./keep.js";
 
@@ -196,6 +196,7 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
   try {
     games = (await api.rules.listGames({})).games;
   } catch (err) {
+    if (unreachable(err)) throw err; // the page says the server cannot be reached (main.ts)
     status.textContent = `The service did not answer: ${refusalOf(err).message}`;
     return;
   }

@@ -5,13 +5,14 @@
  *   #session=<id>&seat=<n>&token=<t>  one seat of a server session (the token never leaves the page:
  *                                     a fragment is not sent to the server)
  *   #session=<id>                     watching a session (a spectator)
- *   #local                            the hot-seat game started from the lobby (kept in the page)
+ *   #local                            the hot-seat game started from the lobby (kept in the browser:
+ *                                     a reload resumes it, Leave forgets it)
  */
 import { BotLevel, type Session } from "@lawspeaker/client";
-import { clients } from "./api.js";
+import { clients, unreachable } from "./api.js";
 import { h } from "./dom.js";
 import { openGames } from "./join.js";
-import { fragmentOf, rememberHost, rememberName, rememberSeats, seatLink } from "./keep.js";
+import { forgetLocal, fragmentOf, rememberHost, rememberName, rememberSeats, seatLink } from "./keep.js";
 import { type Start, lobby } from "./lobby.js";
 import { play } from "./play.js";
 import { LocalTable, SessionTable } from "./tables.js";
@@ -58,6 +59,7 @@ async function start(choice: Start): Promise<void> {
 const LEVELS = { random: BotLevel.RANDOM, greedy: BotLevel.GREEDY, search: BotLevel.SEARCH } as const;
 
 function leave(): void {
+  if (local) forgetLocal(); // the players left the hot-seat game: a reload no longer resumes it
   local = undefined;
   history.pushState(null, "", location.pathname);
   void route();
@@ -77,7 +79,7 @@ async function route(): Promise<void> {
   } else if (fragment.has("lobby")) {
     document.title = "Lawspeaker: open games";
     await openGames(root, running.signal, fragment);
-  } else if (fragment.has("local") && local) {
+  } else if (fragment.has("local") && (local ??= LocalTable.restore())) {
     document.title = `Lawspeaker: ${local.game} (hot seat)`;
     await play(root, local, running.signal, leave);
   } else {
@@ -86,7 +88,48 @@ async function route(): Promise<void> {
   }
 }
 
-window.addEventListener("hashchange", () => void route());
-route().catch((err: unknown) => {
-  root.replaceChildren(h("p", { class: "refusal", role: "alert" }, `Something went wrong: ${String(err)}`));
+/** Routes, and says so when the server cannot be reached (the app shell started offline). */
+function go(): void {
+  route().catch((err: unknown) => {
+    if (!unreachable(err)) {
+      root.replaceChildren(h("p", { class: "refusal", role: "alert" }, `Something went wrong: ${String(err)}`));
+      return;
+    }
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "lobby" },
+        h("h1", {}, "Lawspeaker"),
+        h(
+          "p",
+          { id: "offline", class: "refusal", role: "alert" },
+          "The Lawspeaker server cannot be reached: this device may be offline. ",
+          "The page starts again by itself when the connection is back.",
+        ),
+        h("button", { id: "retry", type: "button", class: "primary", onclick: go }, "Try again"),
+      ),
+    );
+    // back by itself: on the browser's "online" event, and every few seconds (a server that was
+    // down, or a network the browser still believed was up)
+    clearTimeout(retrying);
+    retrying = setTimeout(() => {
+      if (document.getElementById("offline")) go();
+    }, RETRY_MS);
+  });
+}
+const RETRY_MS = 4000;
+let retrying: ReturnType<typeof setTimeout> | undefined;
+
+window.addEventListener("hashchange", go);
+window.addEventListener("online", () => {
+  if (document.getElementById("offline")) go();
 });
+go();
+
+// The installable app's service worker keeps the app shell (never game data): the page starts
+// without a network and says the server cannot be reached (pwa/sw.js).
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/play/sw.js", { scope: "/play" }).catch((err: unknown) => {
+    console.warn("the service worker did not register", err);
+  });
+}

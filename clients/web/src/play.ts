@@ -10,7 +10,7 @@ import {
   type SeatStatus,
   type SessionResult,
 } from "@lawspeaker/client";
-import { type LogEntry, type Refusal, type Seats, type Table, type View, describeGame, refusalOf } from "./api.js";
+import { type LogEntry, type Refusal, type Seats, type Table, type View, describeGame, refusalOf, unreachable } from "./api.js";
 import { h, playerName } from "./dom.js";
 import { moveOf, stateOf, uiFor } from "./games/index.js";
 import type { BoardContext } from "./games/types.js";
@@ -115,6 +115,21 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const raw = h("textarea", { id: "raw-move", rows: 3, spellcheck: false, "aria-label": "Move as JSON" });
   const rawCheck = h("button", { id: "raw-check", type: "button" }, "Check");
   const rawPlay = h("button", { id: "raw-play", type: "button" }, "Play");
+  const actionsBox = h("div", { class: "actions" }, undo, resign);
+  const rawBox = h(
+    "details",
+    { class: "raw" },
+    h("summary", {}, "Type a move (JSON)"),
+    h("p", { class: "hint" }, "For developers: a Move as proto3 JSON, checked or played as sent."),
+    raw,
+    h("div", { class: "actions" }, rawCheck, rawPlay),
+  );
+  /** A word from the page (not a refusal): why a tap did nothing, or where its choice is. */
+  const showNotice = (words: string): void => {
+    refusal.replaceChildren(h("span", { class: "notice" }, words));
+    refusal.dataset.kind = "notice";
+    refusedAt = current?.log.length;
+  };
   let busy = false;
   let filter: number[] | undefined; // the moves a tapped board target names
   let current: View | undefined; // the view shown
@@ -125,20 +140,68 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const nameOf = (players: number, seat: number | undefined): string =>
     seat === undefined ? "Chance" : (seatNames(players)[seat] ?? `Seat ${seat + 1}`);
 
+  /** The move log's length when the refusal on screen was shown: the next move clears it. */
+  let refusedAt: number | undefined;
+
+  /**
+   * Says why not, in the page's seat names: the server's sentence, except where it counts seats
+   * from 0 (NOT_YOUR_TURN, whose seats its metadata gives), which the page says in its own words.
+   * The server's own sentence and the reason code are behind a toggle, for whoever reports it.
+   */
   const showRefusal = (r: Refusal | undefined, prefix = "Refused"): void => {
     refusal.replaceChildren();
+    refusedAt = undefined;
+    delete refusal.dataset.kind;
     if (!r) return;
-    refusal.append(
-      h("strong", {}, `${prefix}: `),
-      r.message,
-      " ",
-      h("code", { class: "reason" }, r.reason),
-    );
+    refusedAt = current?.log.length;
+    refusal.dataset.kind = "refusal";
+    const players = current?.players ?? 0;
+    const said = r.reason === "NOT_YOUR_TURN" && r.metadata ? notYourTurnFrom(r.metadata, players) : undefined;
+    refusal.append(h("strong", {}, `${prefix}: `), said ?? r.message);
     // the rule's link on the service's own rules page (an absolute URL, or a path over gRPC)
     if (r.rule && /^(https?:\/\/|\/)/.test(r.rule)) {
       const link = h("a", { class: "rule", href: r.rule, target: "_blank", rel: "noopener" }, "the rule");
       refusal.append(" ", h("small", {}, "(see ", link, ")"));
     }
+    if (r.reason) {
+      refusal.append(
+        h(
+          "details",
+          { class: "why" },
+          h("summary", {}, "Details"),
+          h("p", {}, ...(said ? [r.message, " "] : []), "Reason: ", h("code", { class: "reason" }, r.reason)),
+        ),
+      );
+    }
+  };
+
+  /** A seat that may not act, in the page's names: "Dark may not act now: it is Light's turn." */
+  const notYourTurn = (seat: number | undefined, toAct: number[], players: number): string => {
+    const who = seat === undefined ? "You" : nameOf(players, seat);
+    const acting = toAct.map((s) => nameOf(players, s));
+    const turn = acting.length
+      ? `it is ${acting.join(" and ")}'s turn`
+      : "a chance step comes first (a draw or a throw)";
+    return `${who} may not act now: ${turn}.`;
+  };
+  const notYourTurnFrom = (metadata: Record<string, string>, players: number): string | undefined => {
+    const seat = Number(metadata.seat);
+    if (!Number.isInteger(seat) || players <= seat) return undefined;
+    const toAct = (metadata.toAct ?? "").split(",").filter(Boolean).map(Number);
+    return notYourTurn(seat, toAct, players);
+  };
+
+  /** A tap on the board that picks no move: the sentence saying why nothing happens. */
+  const whyNot = (v: View, tapped: string): string => {
+    if (table.kind === "session" && v.seat === undefined) return "You are watching: only the players move.";
+    if (v.gameOver) return "The game is over: nothing more is played.";
+    if (v.session?.waitingForPlayers) return "The game has not started: it starts when every seat has a player.";
+    const left = gone(v, seats);
+    if (left) return left === "out" ? "You are out of the game." : "The computer plays your seat now.";
+    if (v.moves.length === 0) return notYourTurn(v.seat, v.toAct, v.players);
+    if (v.chance) return `First the draw: ${v.chance.description} (the button under Moves).`;
+    const what = tapped ? `${tapped}: no move of yours starts there now` : "No move of yours starts there";
+    return `${what}. Your ${v.moves.length === 1 ? "move is" : `${v.moves.length} moves are`} on the highlighted places and in the list of moves.`;
   };
 
   const act = async (work: () => Promise<View | undefined>): Promise<void> => {
@@ -150,12 +213,13 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       const shown = await work();
       if (shown) show(shown);
     } catch (err) {
-      showRefusal(refusalOf(err));
+      const why = refusalOf(err);
       try {
         show(await table.load()); // the refusal may be because the game moved on: show it as it is
       } catch {
         // keep the last view; the refusal says what happened
       }
+      showRefusal(why); // after the view it was refused against: the next move clears it
     } finally {
       busy = false;
       root.removeAttribute("aria-busy");
@@ -304,6 +368,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   function show(v: View): void {
     filter = undefined;
     current = v;
+    if (refusedAt !== undefined && v.log.length !== refusedAt) showRefusal(undefined); // a move since
     seats = v.seats;
     const ctx = context(v);
     const labels = v.moves.map((m, i) => {
@@ -361,6 +426,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     board.setAttribute("class", "board-svg");
     if (!board.getAttribute("role")) board.setAttribute("role", "group");
     if (!board.getAttribute("aria-label")) board.setAttribute("aria-label", `${info.title} board`);
+    const picking = new Map<Element, () => void>(); // each target's pick, for a tap beside it
     for (const el of board.querySelectorAll<SVGElement>("[data-target]")) {
       const picks = targets.get(el.dataset.target ?? "");
       if (!picks) continue;
@@ -383,9 +449,12 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         else {
           filter = picks;
           drawMoves();
-          movesBox.querySelector<HTMLButtonElement>("button.move")?.focus();
+          // the choice is under Moves; focus goes there without scrolling the board away
+          movesBox.querySelector<HTMLButtonElement>("button.move")?.focus({ preventScroll: true });
+          showNotice(`${picks.length} moves start there: pick one under Moves.`);
         }
       };
+      picking.set(el, pick);
       el.addEventListener("click", pick);
       el.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
@@ -394,6 +463,22 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         }
       });
     }
+    // A tap that picks no target still answers. A label or a badge drawn over a target (Pax
+    // Penning's stone chips on Sigtuna) passes the tap to the target under it; elsewhere the page
+    // says why nothing happens.
+    board.addEventListener("click", (event) => {
+      const at = event.target as Element;
+      if (at.closest(".target")) return; // the target's own listener has it
+      const under = document.elementsFromPoint(event.clientX, event.clientY);
+      const hit = under.map((e) => e.closest(".target")).find((e) => e !== null && picking.has(e));
+      if (hit) {
+        picking.get(hit)?.();
+        return;
+      }
+      const named = at.closest("[data-target]");
+      const tapped = named?.querySelector(":scope > title")?.textContent?.trim() ?? "";
+      showNotice(whyNot(v, tapped));
+    });
     boardBox.replaceChildren(board);
     // chance
     chanceBox.replaceChildren();
@@ -461,8 +546,11 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         ),
       ),
     );
-    logList.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    // the log's own box follows its end; the page itself never scrolls by itself
+    logList.scrollTop = logList.scrollHeight;
     undo.disabled = !v.canUndo || v.gameOver;
+    const watching = table.kind === "session" && v.seat === undefined;
+    for (const control of [movesBox, actionsBox, rawBox]) control.hidden = watching;
     drawSeats();
     drawResult(v);
     drawLinks(v, v.seats);
@@ -593,19 +681,12 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         "div",
         { class: "right" },
         movesBox,
-        h("div", { class: "actions" }, undo, resign),
+        actionsBox,
         panelBox,
         h("section", { class: "log-box", "aria-label": "Move log" }, h("h2", {}, "Log"), logList),
         seatsBox,
         host?.element,
-        h(
-          "details",
-          { class: "raw" },
-          h("summary", {}, "Type a move (JSON)"),
-          h("p", { class: "hint" }, "For developers: a Move as proto3 JSON, checked or played as sent."),
-          raw,
-          h("div", { class: "actions" }, rawCheck, rawPlay),
-        ),
+        rawBox,
       ),
     ),
     resignDialog,
@@ -614,6 +695,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   try {
     show(await table.load());
   } catch (err) {
+    if (unreachable(err)) throw err; // the page says the server cannot be reached (main.ts)
     showRefusal(refusalOf(err), "Cannot open the game");
     return;
   }

@@ -1,8 +1,11 @@
 /** The two ways to play: one seat of a server session, and a local hot-seat game in the page. */
+import { type JsonValue, fromJson, toJson } from "@bufbuild/protobuf";
 import {
   type GameEvent,
   type GameOptions,
+  GameOptionsSchema,
   type GameState,
+  GameStateSchema,
   type LawspeakerClients,
   type Move,
   type ResignAction,
@@ -19,6 +22,7 @@ import {
   clients,
   refusalOf,
 } from "./api.js";
+import { forgetLocal, keepLocal, keptLocal } from "./keep.js";
 
 const LOG_PAGE = 500;
 const POLL_MS = 2000;
@@ -258,9 +262,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 interface Step {
-  state: GameState;
+  /** The state after the step; undefined for an early step whose state a restored game did not keep. */
+  state: GameState | undefined;
   entry: LogEntry | undefined;
 }
+
+/** How many of a hot-seat game's last states the browser keeps (how far undo reaches after a reload). */
+const KEPT_STATES = 64;
 
 /**
  * A hot-seat game kept in the page, played through the stateless RulesService only (LegalMoves,
@@ -280,16 +288,54 @@ export class LocalTable implements Table {
     private readonly options: GameOptions | undefined,
   ) {}
 
+  /**
+   * The hot-seat game this browser kept (keep.ts: localStorage), as it was after its last move, or
+   * undefined when there is none or it cannot be read back (then it is forgotten).
+   */
+  static restore(): LocalTable | undefined {
+    const kept = keptLocal();
+    if (!kept) return undefined;
+    try {
+      const options = kept.options ? fromJson(GameOptionsSchema, kept.options as JsonValue) : undefined;
+      const table = new LocalTable(kept.game, kept.players, options);
+      table.steps = kept.steps.map((s) => ({
+        state: s.state === null ? undefined : fromJson(GameStateSchema, s.state as JsonValue),
+        entry: s.entry as LogEntry | undefined,
+      }));
+      if (table.steps.at(-1)?.state) return table;
+    } catch (err) {
+      console.warn("the kept hot-seat game cannot be read back", err);
+    }
+    forgetLocal();
+    return undefined;
+  }
+
+  /** Keeps the game in the browser (after each step): a reload, or a phone closing the tab, resumes it. */
+  private keep(): void {
+    const first = this.steps.length - KEPT_STATES;
+    keepLocal({
+      game: this.game,
+      players: this.players,
+      options: this.options ? toJson(GameOptionsSchema, this.options) : null,
+      // every log entry, and the states of the last KEPT_STATES steps (how far undo reaches after a
+      // reload): a long game's states would outgrow the browser's storage
+      steps: this.steps.map((s, i) => ({
+        state: i >= first && s.state ? toJson(GameStateSchema, s.state) : null,
+        entry: s.entry ?? null,
+      })),
+    });
+  }
+
   async load(events: string[] = []): Promise<View> {
     if (this.steps.length === 0) {
       const created = await this.api.rules.newGame({ game: this.game, players: this.players, options: this.options });
       this.steps.push({ state: created.state as GameState, entry: undefined });
+      this.keep();
     }
-    const state = this.steps[this.steps.length - 1].state;
+    const state = this.now;
     const legal = await this.api.rules.legalMoves({ game: this.game, state });
     this.acting = { seat: legal.chance ? undefined : legal.toAct[0], chance: legal.chance !== undefined };
     const log = this.steps.flatMap((s) => (s.entry ? [s.entry] : []));
-    const last = log[log.length - 1];
     return {
       state,
       players: this.players,
@@ -300,24 +346,38 @@ export class LocalTable implements Table {
       gameOver: legal.gameOver,
       outcome: legal.outcome,
       log,
-      canUndo: last !== undefined && !last.chance,
+      canUndo: this.canUndo(),
       events,
     };
   }
 
+  /** The state now (the last step's, which is always kept). */
+  private get now(): GameState {
+    const state = this.steps[this.steps.length - 1]?.state;
+    if (!state) throw new Error("the hot-seat game has no state");
+    return state;
+  }
+
+  /** A step may be taken back when it was a player's (not a draw) and the state before it is kept. */
+  private canUndo(): boolean {
+    const last = this.steps[this.steps.length - 1]?.entry;
+    return last !== undefined && !last.chance && this.steps[this.steps.length - 2]?.state !== undefined;
+  }
+
   async play(move: Move): Promise<View> {
-    const state = this.steps[this.steps.length - 1].state;
+    const state = this.now;
     const answer = await this.api.rules.applyMove({ game: this.game, state, move });
     const events = answer.events.map((e) => e.text);
     this.steps.push({
       state: answer.state as GameState,
       entry: { number: this.steps.length, ...this.acting, events },
     });
+    this.keep();
     return this.load(events);
   }
 
   async check(move: Move): Promise<Refusal | undefined> {
-    const state = this.steps[this.steps.length - 1].state;
+    const state = this.now;
     const answer = await this.api.rules.validateMove({ game: this.game, state, move });
     if (answer.valid) return undefined;
     const v = answer.violation;
@@ -325,7 +385,10 @@ export class LocalTable implements Table {
   }
 
   async undo(): Promise<View> {
-    if (this.steps.length > 1) this.steps.pop();
+    if (this.canUndo()) {
+      this.steps.pop();
+      this.keep();
+    }
     return this.load();
   }
 

@@ -463,7 +463,7 @@ GENERAL: tuple[Reason, ...] = (
         ),
         Reason(
             "REMATCH_TOKEN_REQUIRED",
-            ErrorCode.PERMISSION_DENIED,
+            ErrorCode.UNAUTHENTICATED,
             "Rematch carries no token: the host asks with the host token, each player with their "
             "seat's token.",
         ),

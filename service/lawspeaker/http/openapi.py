@@ -45,6 +45,7 @@ from lawspeaker.http.session_routes import CONDITIONAL_GETS, EVENT_STREAM
 from lawspeaker.sessions.clocks import MAX_CLOCK_SECONDS
 from lawspeaker.sessions.seats import MAX_RAW_NAME
 from lawspeaker.sessions.service import MAX_REQUEST_ID, MAX_SESSION_ID
+from lawspeaker.sessions.webhooks import MAX_URL_LENGTH
 from lawspeaker.v1 import game_pb2
 from lawspeaker.wire import proto_comments, protojson
 from lawspeaker.wire.codec import Entry
@@ -314,6 +315,14 @@ EXTRA: dict[str, dict[str, Any]] = {
     "lawspeaker.v1.ClaimSeatRequest.display_name": {"maxLength": MAX_RAW_NAME},
     "lawspeaker.v1.ManageSeatRequest.display_name": {"maxLength": MAX_RAW_NAME},
     "lawspeaker.v1.CreateSessionRequest.display_names": {"maxLength": MAX_RAW_NAME},
+    # a webhook's endpoint: an http(s) URL of at most MAX_URL_LENGTH (WEBHOOK_URL_INVALID); which
+    # hosts it may name (public addresses, the allowlist, http:// only for an allowed one) the
+    # server decides (sessions/webhooks.parse_url)
+    "lawspeaker.v1.Webhook.url": {
+        "minLength": 1,
+        "maxLength": MAX_URL_LENGTH,
+        "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+    },
 }
 """Further keywords of single fields."""
 
@@ -880,7 +889,10 @@ INEXPRESSIBLE: dict[str, str] = {
     "open seat beyond the players, named twice, a bot's, or with physical dice (SEAT_OUT_OF_RANGE, "
     "OPEN_SEAT_DUPLICATE, OPEN_SEAT_IS_BOT, OPEN_SEATS_WITH_PHYSICAL_DICE), more display names than seats, "
     "one longer than 32 characters once normalised, or one for an open seat (DISPLAY_NAMES_TOO_MANY, "
-    "DISPLAY_NAME_TOO_LONG, DISPLAY_NAME_FOR_OPEN_SEAT)",
+    "DISPLAY_NAME_TOO_LONG, DISPLAY_NAME_FOR_OPEN_SEAT), a webhook URL without a valid host, with "
+    "credentials or a fragment, http:// for a host the server's allowlist does not name "
+    "(WEBHOOK_URL_INVALID), or one naming an address of the deployment's own networks "
+    "(WEBHOOK_HOST_NOT_ALLOWED)",
     "SessionValidateMove": "a move of another game than the session's, which its id names, or one whose "
     "members are all null (MOVE_REQUIRED)",
     "SessionApplyMove": "a move of another game than the session's, or one whose members are all null "

@@ -902,6 +902,8 @@ class SessionApi:
                 "NOT_YOUR_TURN",
                 f"Seat {o.seat} may not act now; seat(s) to act: {seats}.",
                 (FieldViolation("move", f"seat {o.seat} is not to act"),),
+                # the seats as numbers, for a client that names them in its own words (the web app)
+                metadata={"seat": str(o.seat), "toAct": ",".join(str(s) for s in to_act.players)},
             )
 
     def _events_for(self, o: _Opened, events: Sequence[core.Event]) -> list[game_pb2.GameEvent]:
@@ -2352,9 +2354,13 @@ class SessionApi:
             record = o.record
             host = self._is_host(record, token)
             if o.seat is None and not host:
-                raise denied(
+                # no token at all (a wrong one is SEAT_TOKEN_INVALID already): 401, as for a
+                # missing API key, since the call cannot be made without credentials
+                raise access.unauthenticated(
                     "REMATCH_TOKEN_REQUIRED",
-                    "A rematch is asked for by the host (its token) or by the players (their seat tokens).",
+                    "A rematch is asked for by the host (its token) or by the players (their seat "
+                    "tokens): send one as 'authorization: Bearer <token>'.",
+                    "authorization",
                 )
             state = self._state(o.entry, record.state)
             if record.result is None and o.entry.game.outcome(state) is None:

@@ -3,8 +3,10 @@ generated Connect client) into ``static/``, committed so that a fresh clone (and
 it with no Node.js; CI rebuilds it and fails when the committed bundle is stale
 (``npm run check`` in ``clients/web``).
 
-``/play`` is the page; the script and stylesheet have their content hash in their names, so they
-are cached for a year and a new build is a new URL. The page's Content-Security-Policy lets it run
+``/play`` is the page; the script, stylesheet and icons have their content hash in their names, so
+they are cached for a year and a new build is a new URL. The web app manifest and the service worker
+(``sw.js``: it keeps the app shell so the app starts offline, never game data) keep their names and
+are revalidated on every visit. The page's Content-Security-Policy lets it run
 and load only what this service serves and talk only to this service: a seat token, which the page
 keeps in the URL fragment (never sent to a server), cannot be sent anywhere else by an injected
 script or resource.
@@ -31,6 +33,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
         "frame-ancestors 'none'",
@@ -43,7 +47,24 @@ _PAGE_HEADERS = {
     "Cache-Control": "no-cache",
 }
 _ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
-_MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css"}
+_MEDIA_TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+}
+# The files without a hash in their names: read afresh on each visit (``no-cache`` revalidates),
+# so that a new build's manifest and service worker are found. The worker, at /play/sw.js, may
+# control /play itself (its default scope would be /play/ only).
+_UNHASHED = {
+    "manifest.webmanifest": {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+    "sw.js": {
+        "Cache-Control": "no-cache",
+        "X-Content-Type-Options": "nosniff",
+        "Service-Worker-Allowed": PLAY_PATH,
+    },
+}
 
 
 def _static() -> resources.abc.Traversable:
@@ -67,9 +88,11 @@ def available() -> bool:
 def _asset_handler(name: str) -> HTTPRouteHandler:
     media_type = next(t for suffix, t in _MEDIA_TYPES.items() if name.endswith(suffix))
 
+    headers = _UNHASHED.get(name, _ASSET_HEADERS)
+
     @get(f"{PLAY_PATH}/{name}", name=f"play:{name}", opt=STATIC_OPT)  # compressed once
     async def asset() -> Response[bytes]:
-        return Response(_files()[name], media_type=media_type, headers=_ASSET_HEADERS)
+        return Response(_files()[name], media_type=media_type, headers=headers)
 
     return asset
 
