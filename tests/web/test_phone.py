@@ -8,6 +8,7 @@ survives a reload in every game."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -193,11 +194,17 @@ def test_every_tap_answers_in_the_page_s_seat_names(server: Server, browser: Any
         context.close()
 
 
+# the tap areas of the board's targets, as measured in the page (tap_areas.js says what)
+_TAP_AREAS = (Path(__file__).parent / "tap_areas.js").read_text()
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_tap_on_a_board_target_gets_an_answer(server: Server, browser: Any, game: str) -> None:
     """A hot-seat game at 360x740, 10 plies by finger taps at the middle of a highlighted target:
     each tap plays a move, or offers the moves that start there (the page says so), never nothing.
+    Before each tap, every target under 44 px with room around it has an invisible hit area making
+    it 44 px both ways, and no hit area overlaps another target or hit area.
     A label or a badge drawn over a target passes the tap on (Pax Penning's stone chips over
     Sigtuna, issue 39)."""
     rng = random.Random(game)
@@ -213,6 +220,8 @@ def test_every_tap_on_a_board_target_gets_an_answer(server: Server, browser: Any
             if targets.count() == 0:
                 _tap_move(seat, rng)
                 continue
+            areas = seat.page.evaluate(_TAP_AREAS)
+            assert areas == {"overlapping": [], "ungrown": []}, f"ply {ply}"
             before = seat.log_length()
             key = str(targets.nth(rng.randrange(targets.count())).get_attribute("data-target"))
             _tap(seat, f'#board .target[data-target="{key}"]')

@@ -11,7 +11,7 @@ import {
   type SessionResult,
 } from "@lawspeaker/client";
 import { type LogEntry, type Refusal, type Seats, type Table, type View, describeGame, refusalOf, unreachable } from "./api.js";
-import { h, playerName } from "./dom.js";
+import { h, playerName, svg } from "./dom.js";
 import { moveOf, stateOf, uiFor } from "./games/index.js";
 import type { BoardContext } from "./games/types.js";
 import { hostMenu } from "./host.js";
@@ -63,6 +63,57 @@ function logText(e: LogEntry): Node[] {
   if (e.seatEvent) return [text(SEAT_EVENTS[e.seatEvent] ?? e.events.join(" "))];
   const events = text(e.events.join(" ") || "(no event)");
   return e.onTimeout ? [h("span", { class: "timeout" }, "Out of time, the computer moved: "), events] : [events];
+}
+
+/** The smallest tap target, in CSS px, both ways (WCAG 2.5.5's 44 px; issue 39). */
+export const MIN_TAP_PX = 44;
+
+/**
+ * Gives each board target smaller than MIN_TAP_PX an invisible hit area of that size, centred on
+ * it, where that area overlaps no other target (nor the hit area of one): a tap there is the
+ * target's. Where it would overlap, the target keeps its size (the board's layout must make room).
+ * Redrawn for the board's size on screen (a rotated phone).
+ */
+function growTargets(board: SVGSVGElement, picking: Map<Element, () => void>): void {
+  for (const old of board.querySelectorAll(".hit")) {
+    picking.delete(old);
+    old.remove();
+  }
+  const targets = [...board.querySelectorAll<SVGGraphicsElement>(".target")];
+  const boxes = targets.map((t) => t.getBoundingClientRect());
+  if (!boxes.some((b) => b.width > 0)) return; // not laid out (hidden)
+  const overlaps = (a: DOMRect, b: DOMRect): boolean =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1; // 1 px: touching edges do not overlap
+  const taken: DOMRect[] = [...boxes];
+  targets.forEach((target, i) => {
+    const box = boxes[i];
+    if (box.width >= MIN_TAP_PX && box.height >= MIN_TAP_PX) return;
+    const width = Math.max(box.width, MIN_TAP_PX);
+    const height = Math.max(box.height, MIN_TAP_PX);
+    const area = new DOMRect(box.x + box.width / 2 - width / 2, box.y + box.height / 2 - height / 2, width, height);
+    if (taken.some((other, j) => j !== i && other !== box && overlaps(area, other))) return;
+    // the area in the coordinates of the element it is drawn in (the target, or beside a shape)
+    const inGroup = target instanceof SVGGElement;
+    const space = (inGroup ? target : (target.parentNode as SVGGraphicsElement)).getScreenCTM();
+    if (!space) return;
+    const to = space.inverse();
+    const a = new DOMPoint(area.left, area.top).matrixTransform(to);
+    const b = new DOMPoint(area.right, area.bottom).matrixTransform(to);
+    const hit = svg("rect", {
+      class: "hit",
+      x: Math.min(a.x, b.x),
+      y: Math.min(a.y, b.y),
+      width: Math.abs(b.x - a.x),
+      height: Math.abs(b.y - a.y),
+      fill: "transparent",
+      "aria-hidden": "true",
+    });
+    if (inGroup) target.append(hit);
+    else target.after(hit);
+    const pick = picking.get(target);
+    if (pick) picking.set(hit, pick);
+    taken.push(area);
+  });
 }
 
 /** How the page follows the game, for the top bar (Table.follow's modes). */
@@ -139,6 +190,12 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const seatNames = (players: number): string[] => ui.seatNames(players, data);
   const nameOf = (players: number, seat: number | undefined): string =>
     seat === undefined ? "Chance" : (seatNames(players)[seat] ?? `Seat ${seat + 1}`);
+
+  /** The board on screen and its targets' picks (hit areas are redrawn when the board is resized). */
+  let drawn: { board: SVGSVGElement; picking: Map<Element, () => void> } | undefined;
+  new ResizeObserver(() => {
+    if (drawn) growTargets(drawn.board, drawn.picking);
+  }).observe(boardBox);
 
   /** The move log's length when the refusal on screen was shown: the next move clears it. */
   let refusedAt: number | undefined;
@@ -470,7 +527,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       const at = event.target as Element;
       if (at.closest(".target")) return; // the target's own listener has it
       const under = document.elementsFromPoint(event.clientX, event.clientY);
-      const hit = under.map((e) => e.closest(".target")).find((e) => e !== null && picking.has(e));
+      const hit = under.map((e) => e.closest(".target, .hit")).find((e) => e !== null && picking.has(e));
       if (hit) {
         picking.get(hit)?.();
         return;
@@ -480,6 +537,8 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       showNotice(whyNot(v, tapped));
     });
     boardBox.replaceChildren(board);
+    drawn = { board, picking };
+    growTargets(board, picking);
     // chance
     chanceBox.replaceChildren();
     if (v.chance && !v.gameOver && !v.session?.waitingForPlayers) {
