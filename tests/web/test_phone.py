@@ -323,3 +323,43 @@ def test_a_tap_on_a_badge_over_sigtuna_reaches_sigtuna(server: Server, browser: 
         assert seat.errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_top_bar_keeps_leave_beside_the_title_at_360_px(server: Server, browser: Any, game: str) -> None:
+    """The bar is one row on a phone: Leave sits beside the title (a long one wraps in its own
+    room), never on a line below it."""
+    context = _phone(browser, PHONES[0])
+    try:
+        seat = Seat(context.new_page())
+        seat.start(server.base_url, game, local=True)
+        title, leave = seat.page.locator(".bar h1").bounding_box(), seat.page.locator("#leave").bounding_box()
+        assert title is not None and leave is not None
+        assert leave["y"] < title["y"] + title["height"] and leave["x"] >= title["x"] + title["width"] - 1, (
+            title,
+            leave,
+        )
+        assert leave["x"] + leave["width"] <= PHONES[0]["width"]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["penki", "pax_penning", "birka"])
+def test_one_tap_draws_on_until_a_player_chooses(server: Server, browser: Any, game: str) -> None:
+    """A game that starts with a run of draws nobody decides (Penki's pairs from the bag, Pax
+    Penning's market and coins, Birka's deal) is set up with one tap: "Draw on" plays each draw as
+    its own move until a player has a choice."""
+    context = _phone(browser, PHONES[0])
+    try:
+        seat = Seat(context.new_page())
+        seat.start(server.base_url, game, local=True)
+        assert seat.page.locator("button.move.draw").count() == 1, seat.move_labels()
+        seat.page.click("#draw-on")
+        seat.idle()
+        draws, moves = seat.page.locator("button.move.draw").count(), seat.page.locator("button.move").count()
+        assert seat.log_length() > 1
+        assert draws == 0 or moves > 1, seat.move_labels()  # a player's choice, or a draw among several
+        assert seat.page.locator("#draw-on").count() == 0
+        assert seat.errors == []
+    finally:
+        context.close()

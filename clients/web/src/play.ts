@@ -65,6 +65,9 @@ function logText(e: LogEntry): Node[] {
   return e.onTimeout ? [h("span", { class: "timeout" }, "Out of time, the computer moved: "), events] : [events];
 }
 
+/** At most this many draws for one "Draw on" tap (a game's longest run of draws is well under it). */
+const MAX_DRAWS = 200;
+
 /** The smallest tap target, in CSS px, both ways (WCAG 2.5.5's 44 px; issue 39). */
 export const MIN_TAP_PX = 44;
 
@@ -284,6 +287,17 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   };
 
   const playMove = (move: Move): void => void act(() => table.play(move));
+
+  /** Draws while the only move is a draw (a chance step), showing each, until a player has a choice. */
+  const drawOn = (): void =>
+    void act(async () => {
+      let view = current;
+      for (let i = 0; i < MAX_DRAWS && view?.chance && view.moves.length === 1 && !view.gameOver; i++) {
+        view = await table.play(view.moves[0]);
+        show(view);
+      }
+      return view;
+    });
 
   function context(v: View): BoardContext<unknown, unknown> {
     return {
@@ -583,6 +597,11 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
               ),
             )
           : h("p", { class: "hint" }, v.gameOver ? "The game is over." : "No move for you now."),
+        // a run of draws nobody decides (Birka's deal, Penki's pairs from the bag, Pax Penning's
+        // setup): one tap draws on until a player has a choice (each draw is still its own move)
+        ...(v.chance && v.moves.length === 1 && !filter && !v.gameOver
+          ? [h("button", { type: "button", id: "draw-on", class: "draw-on", onclick: drawOn }, "Draw on until someone chooses")]
+          : []),
       );
     };
     drawMoves();
