@@ -1,6 +1,7 @@
 // Each board target's tap area (its box, with the invisible hit area the page gives a small one):
 // the hit areas that overlap another target or hit area, and the targets under 44 px whose
-// centred 44 px square is free (they must have been grown). tests/web/test_phone.py evaluates it.
+// centred 44 px square is free (they must have been grown); and the smallest tap area and board
+// text on screen. tests/web/test_phone.py evaluates it.
 () => {
   const svg = document.querySelector('#board svg');
   const box = (e) => e.getBoundingClientRect();
@@ -28,5 +29,12 @@
     const free = targets.every((u, j) => j === i || (!over(square, bare[j]) && !(hits[j] && over(square, box(hits[j])))));
     if (free && (own[i].width < 43.5 || own[i].height < 43.5)) ungrown.push(t.dataset.target);
   });
-  return { overlapping, ungrown };
+  // the figures: the smallest tap area (a target with its hit area) and the smallest board text,
+  // in CSS px as rendered (a text's font size times its scale on screen)
+  const sides = own.map((r) => Math.min(r.width, r.height)).filter((v) => v > 0);
+  const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+    const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); });
+  const smallestTarget = sides.length ? Math.min(...sides) : null;
+  const smallestText = texts.length ? Math.min(...texts) : null;
+  return { overlapping, ungrown, smallestTarget, smallestText };
 }

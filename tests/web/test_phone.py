@@ -7,12 +7,14 @@ survives a reload in every game."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from . import figures
 from .conftest import Server
 from .test_play import Seat, _context
 
@@ -198,17 +200,35 @@ def test_every_tap_answers_in_the_page_s_seat_names(server: Server, browser: Any
 _TAP_AREAS = (Path(__file__).parent / "tap_areas.js").read_text()
 
 
+MIN_TEXT_PX, MIN_TAP_PX = 12.0, 44.0
+FIGURES: dict[str, dict[str, float]] = {}
+"""The smallest board text and tap area seen, by game and screen: artifacts/phone-figures.json, and
+docs/benchmarks.md's "The web app on a phone" with LAWSPEAKER_WRITE_FIGURES=1."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _write_figures() -> Any:
+    yield
+    if FIGURES:
+        figures.write(FIGURES, into_docs=os.environ.get("LAWSPEAKER_WRITE_FIGURES") == "1")
+
+
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
 @pytest.mark.parametrize("game", GAMES)
-def test_every_tap_on_a_board_target_gets_an_answer(server: Server, browser: Any, game: str) -> None:
-    """A hot-seat game at 360x740, 10 plies by finger taps at the middle of a highlighted target:
-    each tap plays a move, or offers the moves that start there (the page says so), never nothing.
-    Before each tap, every target under 44 px with room around it has an invisible hit area making
-    it 44 px both ways, and no hit area overlaps another target or hit area.
-    A label or a badge drawn over a target passes the tap on (Pax Penning's stone chips over
-    Sigtuna, issue 39)."""
+def test_every_tap_on_a_board_target_gets_an_answer(
+    server: Server, browser: Any, game: str, size: dict[str, int]
+) -> None:
+    """A hot-seat game at 360x740 and 390x844, 10 plies by finger taps at the middle of a
+    highlighted target: each tap plays a move, or offers the moves that start there (the page says
+    so), never nothing. Before each tap, every board text is at least 12 px on screen and every
+    target's tap area 44 px both ways (the board is drawn wider than the screen where it must be,
+    and a small target with room around it gets an invisible hit area), and no hit area overlaps
+    another target or hit area. A label or a badge drawn over a target passes the tap on (Pax
+    Penning's stone chips over Sigtuna, issue 39). About 3 s a game and size."""
     rng = random.Random(game)
-    context = _phone(browser, PHONES[0])
+    context = _phone(browser, size)
+    smallest = {"text": float("inf"), "target": float("inf")}
     try:
         seat = Seat(context.new_page())
         seat.start(server.base_url, game, local=True)
@@ -221,7 +241,12 @@ def test_every_tap_on_a_board_target_gets_an_answer(server: Server, browser: Any
                 _tap_move(seat, rng)
                 continue
             areas = seat.page.evaluate(_TAP_AREAS)
-            assert areas == {"overlapping": [], "ungrown": []}, f"ply {ply}"
+            assert (areas["overlapping"], areas["ungrown"]) == ([], []), f"ply {ply}"
+            text, target = areas["smallestText"], areas["smallestTarget"]
+            assert text is None or text >= MIN_TEXT_PX - 0.01, f"ply {ply}: a {text:.1f} px label"
+            assert target is None or target >= MIN_TAP_PX - 0.5, f"ply {ply}: a {target:.1f} px target"
+            smallest["text"] = min(smallest["text"], text or float("inf"))
+            smallest["target"] = min(smallest["target"], target or float("inf"))
             before = seat.log_length()
             key = str(targets.nth(rng.randrange(targets.count())).get_attribute("data-target"))
             _tap(seat, f'#board .target[data-target="{key}"]')
@@ -237,6 +262,7 @@ def test_every_tap_on_a_board_target_gets_an_answer(server: Server, browser: Any
                 _tap_move(seat, rng)
         assert tapped == 10, f"only {tapped} taps on targets in {game}"
         assert seat.errors == []
+        FIGURES[f"{game} {size['width']}x{size['height']}"] = smallest
     finally:
         context.close()
 
@@ -298,6 +324,7 @@ def test_a_tap_on_a_badge_over_sigtuna_reaches_sigtuna(server: Server, browser: 
         else:
             pytest.fail("no stone placement in Sigtuna with stones already there")
         before = seat.log_length()
+        seat.page.locator(chip).first.scroll_into_view_if_needed()  # the board may be wider than the screen
         covered = seat.page.evaluate(
             """sel => { const r = document.querySelector(sel).getBoundingClientRect();
                         const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);

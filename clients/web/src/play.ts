@@ -65,6 +65,25 @@ function logText(e: LogEntry): Node[] {
   return e.onTimeout ? [h("span", { class: "timeout" }, "Out of time, the computer moved: "), events] : [events];
 }
 
+/** The smallest board text, in CSS px as rendered (issue 39). */
+export const MIN_TEXT_PX = 12;
+/** How far a board is drawn wider than the screen at most, to make its labels and targets big enough. */
+const MAX_ZOOM = 4;
+
+/** The board's texts with their font size (SVG units) and size on screen (CSS px). */
+function readable(board: SVGSVGElement): { el: SVGTextElement; size: number; px: number }[] {
+  const out: { el: SVGTextElement; size: number; px: number }[] = [];
+  for (const el of board.querySelectorAll("text")) {
+    if (!el.textContent?.trim()) continue;
+    const ctm = el.getScreenCTM();
+    const size = Number.parseFloat(getComputedStyle(el).fontSize);
+    if (!ctm || !size) continue;
+    const px = size * Math.hypot(ctm.a, ctm.b);
+    if (px > 0) out.push({ el, size, px });
+  }
+  return out;
+}
+
 /** At most this many draws for one "Draw on" tap (a game's longest run of draws is well under it). */
 const MAX_DRAWS = 200;
 
@@ -135,7 +154,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const status = h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" });
   const follow = h("span", { id: "follow-mode", class: "follow" });
   const refusal = h("div", { id: "refusal", class: "refusal", role: "alert" });
-  const boardBox = h("div", { id: "board", class: "board" });
+  const boardBox = h("div", { id: "board", class: "board", role: "region", "aria-label": "Board" });
   const chanceBox = h("div", { id: "chance", class: "chance" });
   const movesBox = h("section", { id: "moves", class: "moves", "aria-label": "Your moves" });
   const panelBox = h("section", { id: "panel", class: "panel", "aria-label": "Game details" });
@@ -194,11 +213,82 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
   const nameOf = (players: number, seat: number | undefined): string =>
     seat === undefined ? "Chance" : (seatNames(players)[seat] ?? `Seat ${seat + 1}`);
 
+  let pannedFor = ""; // the targets the board box was last panned to
   /** The board on screen and its targets' picks (hit areas are redrawn when the board is resized). */
   let drawn: { board: SVGSVGElement; picking: Map<Element, () => void> } | undefined;
   new ResizeObserver(() => {
-    if (drawn) growTargets(drawn.board, drawn.picking);
+    if (!drawn) return;
+    if (boardBox.clientWidth !== zoom.width) fitBoard(drawn.board); // a rotated phone: fit afresh
+    growTargets(drawn.board, drawn.picking);
   }).observe(boardBox);
+
+  /**
+   * How far the board is zoomed: the largest factor any state of this game has needed at this
+   * width (so the board does not change size from move to move), and whether the player asked to
+   * see the whole board instead.
+   */
+  const zoom = { width: -1, factor: 1, whole: false };
+  const zoomButton = h("button", { id: "board-zoom", type: "button", class: "board-zoom", hidden: true });
+  zoomButton.addEventListener("click", () => {
+    zoom.whole = !zoom.whole;
+    if (drawn) {
+      fitBoard(drawn.board);
+      growTargets(drawn.board, drawn.picking);
+    }
+  });
+
+  /**
+   * Sizes the board so that every label is at least MIN_TEXT_PX and every target MIN_TAP_PX on
+   * screen (issue 39): drawn wider than the screen where it must (the board box pans by finger,
+   * the page does not move), up to MAX_ZOOM, past which a label too small is drawn at
+   * MIN_TEXT_PX. "Whole board" shows it all at the screen's width instead.
+   */
+  function fitBoard(board: SVGSVGElement): void {
+    board.style.width = "";
+    const width = boardBox.clientWidth;
+    if (width !== zoom.width) {
+      zoom.width = width;
+      zoom.factor = 1;
+    }
+    const texts = readable(board);
+    const smallestText = Math.min(...texts.map((t) => t.px));
+    const smallestTarget = Math.min(
+      ...[...board.querySelectorAll(".target")].map((t) => {
+        const r = t.getBoundingClientRect();
+        return Math.min(r.width, r.height) || Number.POSITIVE_INFINITY;
+      }),
+    );
+    const need = Math.max(1, (MIN_TEXT_PX + 0.2) / smallestText, (MIN_TAP_PX + 0.5) / smallestTarget);
+    zoom.factor = Math.min(MAX_ZOOM, Math.max(zoom.factor, Number.isFinite(need) ? need : 1));
+    zoomButton.hidden = zoom.factor <= 1.01;
+    zoomButton.textContent = zoom.whole ? "Zoom in to read and tap" : "Show the whole board";
+    const zoomed = !zoom.whole && zoom.factor > 1.01;
+    boardBox.dataset.zoomed = String(zoomed);
+    // a box that scrolls is reached by the keyboard too (axe: scrollable-region-focusable)
+    if (zoomed) boardBox.setAttribute("tabindex", "0");
+    else boardBox.removeAttribute("tabindex");
+    if (!zoomed) return;
+    board.style.width = `${(zoom.factor * 100).toFixed(1)}%`;
+    for (const t of readable(board)) {
+      if (t.px < MIN_TEXT_PX) t.el.setAttribute("font-size", String((t.size * (MIN_TEXT_PX + 0.05)) / t.px));
+    }
+  }
+
+  /** Pans the board box (never the page) to the player's targets when none is in view. */
+  function panToTargets(board: SVGSVGElement): void {
+    if (boardBox.dataset.zoomed !== "true") return;
+    const view = boardBox.getBoundingClientRect();
+    const boxes = [...board.querySelectorAll(".target")].map((t) => t.getBoundingClientRect());
+    if (!boxes.length) return;
+    const seen = boxes.some((b) => b.right > view.left && b.left < view.right && b.bottom > view.top && b.top < view.bottom);
+    if (seen) return;
+    const left = Math.min(...boxes.map((b) => b.left));
+    const top = Math.min(...boxes.map((b) => b.top));
+    const right = Math.max(...boxes.map((b) => b.right));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    boardBox.scrollLeft += (left + right) / 2 - (view.left + view.right) / 2;
+    boardBox.scrollTop += (top + bottom) / 2 - (view.top + view.bottom) / 2;
+  }
 
   /** The move log's length when the refusal on screen was shown: the next move clears it. */
   let refusedAt: number | undefined;
@@ -552,7 +642,13 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     });
     boardBox.replaceChildren(board);
     drawn = { board, picking };
+    fitBoard(board);
     growTargets(board, picking);
+    const offered = [...targets.keys()].sort().join(" ");
+    if (offered !== pannedFor) {
+      pannedFor = offered;
+      panToTargets(board);
+    }
     // chance
     chanceBox.replaceChildren();
     if (v.chance && !v.gameOver && !v.session?.waitingForPlayers) {
@@ -754,7 +850,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     h(
       "main",
       { class: "table" },
-      h("div", { class: "left" }, status, seatList, resultBox, rematch?.element, refusal, boardBox, chanceBox, lastBox),
+      h("div", { class: "left" }, status, seatList, resultBox, rematch?.element, refusal, zoomButton, boardBox, chanceBox, lastBox),
       h(
         "div",
         { class: "right" },
