@@ -43,7 +43,8 @@ ENGINE_GOALS = {"valhalla": 2.0, "penki": 2.0, "pax_penning": 1.0, "pax_viking_j
 E2E_KEEP = {"REST": 0.40, "gRPC": 0.65}  # ApplyMove requests/s as a fraction of the empty-request floor
 SESSION_GOAL = 0.50  # session ApplyMove requests/s as a fraction of stateless ApplyMove
 SESSION_BYTES_GOAL = 16 * 1024  # Redis bytes of one mid-game session (issue 16)
-OTHERS = ("## Bots", "## The test suite", "## Compression")  # headings of the sections other scripts own
+# headings of the sections other scripts own (the web app on a phone: tests/web/figures.py)
+OTHERS = ("## Bots", "## The test suite", "## Compression", "## The web app on a phone")
 
 
 def kept_sections(text: str) -> list[str]:

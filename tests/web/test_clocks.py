@@ -26,7 +26,7 @@ def _start_clocked(
     "When time runs out" choice's value (TIMEOUT_ACTION_BOT = 2, FORFEIT = 3, NOTHING = 1)."""
     seat.page.goto(f"{base_url}/play")
     seat.page.select_option("#game", game)
-    seat.page.wait_for_selector("#opponents")
+    seat.page.wait_for_selector(f".details[data-game='{game}'] #opponents")
     if opponents:
         seat.page.select_option("#opponents", opponents)
     assert seat.page.is_hidden("#clock-move")  # no clock by default: its fields are hidden

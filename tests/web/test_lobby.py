@@ -67,7 +67,7 @@ def _start_open(seat: Seat, base_url: str, game: str, name: str, opponents: str 
     ``opponents`` ("lobby": open for anyone to join; "": a link each); returns its id."""
     seat.page.goto(f"{base_url}/play")
     seat.page.select_option("#game", game)
-    seat.page.wait_for_selector("#opponents")
+    seat.page.wait_for_selector(f".details[data-game='{game}'] #opponents")
     seat.page.fill("#your-name", name)
     seat.page.select_option("#opponents", opponents)
     seat.page.click("#start-session")

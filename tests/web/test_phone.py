@@ -100,7 +100,7 @@ def test_the_page_stays_put_while_the_computer_answers(server: Server, browser: 
         seat = Seat(context.new_page())
         seat.page.goto(f"{server.base_url}/play")
         seat.page.select_option("#game", "penki")
-        seat.page.wait_for_selector("#opponents")
+        seat.page.wait_for_selector(".details[data-game='penki'] #opponents")
         seat.page.select_option("#opponents", "greedy")
         seat.page.click("#start-session")
         seat.page.wait_for_selector("#board svg")

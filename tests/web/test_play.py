@@ -78,7 +78,7 @@ class Seat:
     def start(self, base_url: str, game: str, local: bool, players: int | None = None) -> None:
         self.page.goto(f"{base_url}/play")
         self.page.select_option("#game", game)
-        self.page.wait_for_selector("#players")
+        self.page.wait_for_selector(f".details[data-game='{game}'] #players")
         if players:
             self.page.select_option("#players", str(players))
         self.page.click("#start-local" if local else "#start-session")
@@ -303,7 +303,7 @@ def test_a_session_against_the_computer_answers_each_move(server: Server, browse
         seat = Seat(context.new_page())
         seat.page.goto(f"{server.base_url}/play")
         seat.page.select_option("#game", "penki")
-        seat.page.wait_for_selector("#opponents")
+        seat.page.wait_for_selector(".details[data-game='penki'] #opponents")
         seat.page.select_option("#opponents", "greedy")
         seat.page.click("#start-session")
         seat.page.wait_for_selector("#board svg")
@@ -517,7 +517,7 @@ def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
 ) -> None:
     seat.page.goto(f"{server.base_url}/play")
     seat.page.select_option("#game", "valhalla")
-    seat.page.wait_for_selector("#option-start", state="attached")
+    seat.page.wait_for_selector(".details[data-game='valhalla'] #option-start", state="attached")
     seat.page.click("details.options summary")
     seat.page.select_option("#option-start", "VALHALLA_START_ENTER")  # an enum
     seat.page.select_option("#option-doubles", "true")  # a bool
@@ -536,7 +536,9 @@ def test_the_lobby_s_options_reach_the_game_and_a_refused_option_is_explained(
     # a number the server refuses: the lobby shows the server's sentence, and starts nothing
     seat.page.goto(f"{server.base_url}/play")
     seat.page.select_option("#game", "pax_viking_junior")
-    seat.page.wait_for_selector("#option-starting_seat", state="attached")
+    seat.page.wait_for_selector(
+        ".details[data-game='pax_viking_junior'] #option-starting_seat", state="attached"
+    )
     seat.page.click("details.options summary")
     seat.page.fill("#option-starting_seat", "7")
     seat.page.click("#start-session")

@@ -211,11 +211,20 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
   let described: DescribeGameResponse | undefined;
   const chosen = new Map<string, string>();
 
+  let shown = 0; // which call of showGame may draw: a game chosen later wins over an earlier answer
   const showGame = async (): Promise<void> => {
     const game = gameSelect.value;
+    const mine = ++shown;
     chosen.clear();
     details.replaceChildren(h("p", { class: "status" }, "…"));
-    described = await api.rules.describeGame({ game });
+    delete details.dataset.game;
+    startSession.disabled = startLocal.disabled = true; // until the game's players and options are drawn
+    const answer = await api.rules.describeGame({ game });
+    // Another game was chosen (or the same again) while this one was asked for: its answer draws,
+    // not this one, which would put one game's options under another's name or undo the player's
+    // choices made meanwhile.
+    if (mine !== shown) return;
+    described = answer;
     const info = described.info as GameInfo;
     const players = h(
       "select",
@@ -246,6 +255,8 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
       ),
       ...(options.length ? [h("details", { class: "options" }, h("summary", {}, "Options"), ...options)] : []),
     );
+    details.dataset.game = game; // drawn for this game (a test can wait for it)
+    startSession.disabled = startLocal.disabled = false;
   };
   gameSelect.addEventListener("change", () => void showGame());
 
@@ -277,6 +288,8 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
     }
   };
 
+  const startSession = h("button", { type: "submit", class: "primary", id: "start-session", onclick: begin(false) }, "Start a session");
+  const startLocal = h("button", { type: "button", id: "start-local", onclick: begin(true) }, "Play here (hot seat)");
   const nameInput = h("input", {
     id: "your-name",
     name: "your-name",
@@ -300,8 +313,8 @@ export async function lobby(root: HTMLElement, start: (choice: Start) => Promise
     h(
       "div",
       { class: "actions" },
-      h("button", { type: "submit", class: "primary", id: "start-session", onclick: begin(false) }, "Start a session"),
-      h("button", { type: "button", id: "start-local", onclick: begin(true) }, "Play here (hot seat)"),
+      startSession,
+      startLocal,
     ),
     h(
       "p",
