@@ -212,12 +212,44 @@ function dieFace(x: number, y: number, size: number, value: number, hint?: strin
       "stroke-width": 2.5,
       "stroke-dasharray": value > 0 ? null : "5 4",
     }),
-    svg(
-      "text",
-      { x, y: y + size * 0.22, "text-anchor": "middle", "font-size": size * 0.62, "font-weight": 700, fill: "#111" },
-      value > 0 ? String(value) : (hint ?? "?"),
-    ),
+    // a thrown die shows its pips, as a real one does: no digit, so it cannot be taken for a
+    // runestone (an arched stone with its owner's number); an empty slot shows its hint
+    ...(value > 0
+      ? pips(value).map(([dx, dy]) => svg("circle", { cx: x + dx * size * 0.27, cy: y + dy * size * 0.27, r: size * 0.1, fill: "#111" }))
+      : [
+          svg(
+            "text",
+            { x, y: y + size * 0.22, "text-anchor": "middle", "font-size": size * 0.62, "font-weight": 700, fill: "#111" },
+            hint ?? "?",
+          ),
+        ]),
   ];
+}
+
+/** Where a die face's pips are, in steps of a third of the face from its centre. */
+function pips(value: number): [number, number][] {
+  const corners: [number, number][] = [
+    [-1, -1],
+    [1, 1],
+  ];
+  const others: [number, number][] = [
+    [1, -1],
+    [-1, 1],
+  ];
+  const middle: [number, number][] = [[0, 0]];
+  const sides: [number, number][] = [
+    [-1, 0],
+    [1, 0],
+  ];
+  const faces: Record<number, [number, number][]> = {
+    1: middle,
+    2: corners,
+    3: [...corners, ...middle],
+    4: [...corners, ...others],
+    5: [...corners, ...others, ...middle],
+    6: [...corners, ...others, ...sides],
+  };
+  return faces[value] ?? middle;
 }
 
 function label(x: number, y: number, text: string, size = 26, anchor = "start", weight = 600): SVGTextElement {
