@@ -69,9 +69,7 @@ def test_the_page_stays_where_the_player_left_it_while_the_game_moves(
         light = Seat(first.new_page())
         light.start(server.base_url, "valhalla", local=False)
         dark = Seat(second.new_page())
-        dark.page.goto(light.page.input_value("#seat-link-1"))
-        dark.page.wait_for_selector("#board svg")
-        dark.idle()
+        dark.open(light.page.input_value("#seat-link-1"))
         assert light.page.evaluate("() => document.documentElement.scrollHeight") > size["height"]
         for ply in range(8):
             light.wait_log(dark.log_length())
@@ -98,13 +96,7 @@ def test_the_page_stays_put_while_the_computer_answers(server: Server, browser: 
     context = _phone(browser, PHONES[0])
     try:
         seat = Seat(context.new_page())
-        seat.page.goto(f"{server.base_url}/play")
-        seat.page.select_option("#game", "penki")
-        seat.page.wait_for_selector(".details[data-game='penki'] #opponents")
-        seat.page.select_option("#opponents", "greedy")
-        seat.page.click("#start-session")
-        seat.page.wait_for_selector("#board svg")
-        seat.idle()
+        seat.start(server.base_url, "penki", local=False, opponents="greedy")
         for ply in range(6):
             seat.page.wait_for_function(
                 "document.querySelector('#status')?.dataset.state === 'turn'", timeout=30_000
@@ -133,6 +125,17 @@ def _tap(seat: Seat, selector: str) -> None:
     seat.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def _await_answer(seat: Seat, before: int) -> None:
+    """Waits for a tap's answer: a move played (the log is no longer ``before`` long), or the moves
+    that start there offered (the move list filtered, "Show all" above it)."""
+    seat.page.wait_for_function(
+        f"document.querySelectorAll('#log li').length !== {before}"
+        " || document.querySelector('button.show-all') !== null",
+        timeout=15_000,
+    )
+    seat.idle()
+
+
 def _notice(seat: Seat) -> str:
     seat.page.wait_for_function("document.querySelector('#refusal')?.textContent !== ''")
     return str(seat.page.inner_text("#refusal"))
@@ -149,13 +152,9 @@ def test_every_tap_answers_in_the_page_s_seat_names(server: Server, browser: Any
         light = Seat(context.new_page())
         light.start(server.base_url, "valhalla", local=False)
         dark = Seat(context.new_page())
-        dark.page.goto(light.page.input_value("#seat-link-1"))
-        dark.page.wait_for_selector("#board svg")
-        dark.idle()
+        dark.open(light.page.input_value("#seat-link-1"))
         watcher = Seat(context.new_page())
-        watcher.page.goto(str(light.page.get_attribute("#watch-link", "href")))
-        watcher.page.wait_for_selector("#board svg")
-        watcher.idle()
+        watcher.open(str(light.page.get_attribute("#watch-link", "href")))
         # not your turn, in the page's names: seat index 1 is "Player 2", seat index 0 "Player 1"
         _tap(dark, "#board svg")
         assert _notice(dark) == "Player 2 may not act now: it is Player 1's turn."
@@ -250,12 +249,7 @@ def test_every_tap_on_a_board_target_gets_an_answer(
             before = seat.log_length()
             key = str(targets.nth(rng.randrange(targets.count())).get_attribute("data-target"))
             _tap(seat, f'#board .target[data-target="{key}"]')
-            seat.page.wait_for_function(
-                f"document.querySelectorAll('#log li').length !== {before}"
-                " || document.querySelector('button.show-all') !== null",
-                timeout=15_000,
-            )
-            seat.idle()
+            _await_answer(seat, before)
             tapped += 1
             if seat.log_length() == before:  # a choice: the page said so, and the moves are listed
                 assert "moves start there" in _notice(seat), f"ply {ply} ({key})"
@@ -334,12 +328,7 @@ def test_a_tap_on_a_badge_over_sigtuna_reaches_sigtuna(server: Server, browser: 
         assert covered, "the chip's middle is a target itself: the tap would not test the pass-through"
         offered = seat.move_labels()
         _tap(seat, chip)
-        seat.page.wait_for_function(
-            f"document.querySelectorAll('#log li').length !== {before}"
-            " || document.querySelector('button.show-all') !== null",
-            timeout=15_000,
-        )
-        seat.idle()
+        _await_answer(seat, before)
         if seat.log_length() == before:  # several stones to place: the page offers them
             assert "moves start there" in _notice(seat)
             labels = seat.move_labels()

@@ -75,13 +75,25 @@ class Seat:
         buttons.nth(rng.randrange(count)).click()
         self.idle()
 
-    def start(self, base_url: str, game: str, local: bool, players: int | None = None) -> None:
+    def start(
+        self, base_url: str, game: str, local: bool, players: int | None = None, opponents: str | None = None
+    ) -> None:
+        """Starts ``game`` from the new-game form: hot seat (``local``) or a session, whose other
+        seats are ``opponents`` when given (a bot level, "lobby", or "" for a link each)."""
         self.page.goto(f"{base_url}/play")
         self.page.select_option("#game", game)
         self.page.wait_for_selector(f".details[data-game='{game}'] #players")
         if players:
             self.page.select_option("#players", str(players))
+        if opponents is not None:
+            self.page.select_option("#opponents", opponents)
         self.page.click("#start-local" if local else "#start-session")
+        self.page.wait_for_selector("#board svg")
+        self.idle()
+
+    def open(self, url: str) -> None:
+        """Opens a seat's (or a spectator's) link and waits for its game."""
+        self.page.goto(url)
         self.page.wait_for_selector("#board svg")
         self.idle()
 
@@ -301,13 +313,7 @@ def test_a_session_against_the_computer_answers_each_move(server: Server, browse
     context = _context(browser, viewport=DESKTOP)
     try:
         seat = Seat(context.new_page())
-        seat.page.goto(f"{server.base_url}/play")
-        seat.page.select_option("#game", "penki")
-        seat.page.wait_for_selector(".details[data-game='penki'] #opponents")
-        seat.page.select_option("#opponents", "greedy")
-        seat.page.click("#start-session")
-        seat.page.wait_for_selector("#board svg")
-        seat.idle()
+        seat.start(server.base_url, "penki", local=False, opponents="greedy")
         assert "played by the computer" in str(seat.page.text_content("#seat-links"))
         assert seat.page.locator("#seat-link-1").count() == 0  # no link: nobody else plays
         rng = random.Random(3)
