@@ -72,7 +72,7 @@ def serve(redis_url: str, *extra_args: str) -> Iterator[Service]:
     http_port, grpc_port = free_port(), free_port()
     args = ["--host", "127.0.0.1", "--http-port", str(http_port), "--grpc-port", str(grpc_port)]
     args += ["--redis-url", redis_url, "--create-rate", "0", *extra_args]
-    proc, _, _ = start(args, {}, stderr=subprocess.STDOUT)  # the log kept too (Service.log)
+    proc, _, _ = start(args, {})
     service = Service(proc, http_port, grpc_port)
     reader = threading.Thread(target=_drain, args=(proc, service.lines), daemon=True)
     reader.start()
