@@ -64,15 +64,17 @@ class Service:
 
 
 @contextlib.contextmanager
-def serve(redis_url: str, *extra_args: str) -> Iterator[Service]:
+def serve(redis_url: str, *extra_args: str, keep_log: bool = False) -> Iterator[Service]:
     """`lawspeaker serve --redis-url redis_url *extra_args` on free loopback ports, until the block
-    ends (then SIGTERM). ``--create-rate 0``: every player comes from one address."""
+    ends (then SIGTERM). ``--create-rate 0``: every player comes from one address. ``keep_log``: the
+    service's log (stderr) is read into ``Service.lines`` too, for a test that reports what a 500
+    hid; otherwise it is dropped."""
     from transport.test_serve_command import start
 
     http_port, grpc_port = free_port(), free_port()
     args = ["--host", "127.0.0.1", "--http-port", str(http_port), "--grpc-port", str(grpc_port)]
     args += ["--redis-url", redis_url, "--create-rate", "0", *extra_args]
-    proc, _, _ = start(args, {})
+    proc, _, _ = start(args, {}, stderr=subprocess.STDOUT if keep_log else subprocess.DEVNULL)
     service = Service(proc, http_port, grpc_port)
     reader = threading.Thread(target=_drain, args=(proc, service.lines), daemon=True)
     reader.start()

@@ -39,7 +39,7 @@ import redis
 from redis.crc import key_slot
 
 from .cluster import HAVE_CLUSTER_TOOLS, LocalCluster, start_cluster
-from .faults import Load, serve
+from .faults import Load, Service, serve
 
 pytestmark = pytest.mark.skipif(not HAVE_CLUSTER_TOOLS, reason="needs redis-server and redis-cli")
 
@@ -143,7 +143,18 @@ class _Prober:
         self.http.close()
 
 
-def _fail_over(cluster: LocalCluster, load: Load, base_url: str, n: int) -> Failover:
+def _tracebacks(service: Service) -> list[str]:
+    """The tracebacks in the service's log (what an answer 500 hid), each as its lines joined."""
+    found: list[list[str]] = []
+    for line in service.log():
+        if line.startswith("Traceback"):
+            found.append([line])
+        elif found and (line.startswith((" ", "\t")) or (found[-1] and not found[-1][-1].startswith(" "))):
+            found[-1].append(line)
+    return ["\n".join(t[:60]) for t in found[-3:]]
+
+
+def _fail_over(cluster: LocalCluster, load: Load, service: Service, n: int) -> Failover:
     """SIGKILL of the primary of player ``n``'s session (which its watcher follows); the killed node
     started again once its replica is promoted; until the cluster is whole again."""
     seat, watcher = load.seats[n], load.watchers[n]
@@ -153,7 +164,7 @@ def _fail_over(cluster: LocalCluster, load: Load, base_url: str, n: int) -> Fail
     _until(lambda: watcher.call is not None and seat.played[-1] is played, "the watcher on the session")
     time.sleep(0.1)  # its stream subscribed
     ended_before, resumed_before = _unavailable_ends(watcher.ends), watcher.resumed
-    prober = _Prober(base_url, played.session, played.tokens[0])
+    prober = _Prober(service.base_url, played.session, played.tokens[0])
 
     killed = time.monotonic()
     cluster.kill(victim)
@@ -173,7 +184,7 @@ def _fail_over(cluster: LocalCluster, load: Load, base_url: str, n: int) -> Fail
         rare = prober.recovery(promoted)
     finally:
         prober.stop()
-    assert not prober.odd, prober.odd
+    assert not prober.odd, (prober.odd, _tracebacks(service))
     stream_end = None
     if seat.played[-1] is played:  # (unless its game ended meanwhile)
         if not ended:
@@ -187,12 +198,12 @@ def _fail_over(cluster: LocalCluster, load: Load, base_url: str, n: int) -> Fail
 def test_ten_primaries_killed_under_load_lose_no_acknowledged_move(failover_cluster: LocalCluster) -> None:
     cluster = failover_cluster
     failovers: list[Failover] = []
-    with serve(cluster.url, "--redis-wait-replicas", "1") as service:
+    with serve(cluster.url, "--redis-wait-replicas", "1", keep_log=True) as service:
         load = Load(service, players=6).start()
         try:
             load.wait_for_moves(60)
             for kill in range(KILLS):
-                failovers.append(_fail_over(cluster, load, service.base_url, kill % len(load.seats)))
+                failovers.append(_fail_over(cluster, load, service, kill % len(load.seats)))
                 load.wait_for_moves(30)
         finally:
             figures = load.stop()

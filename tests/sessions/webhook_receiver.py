@@ -46,7 +46,7 @@ class Receiver:
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:
-                arrived = time.time()  # before any wait for the lock a test's wait_for may hold
+                arrived = time.time()
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
                 status = 500 if outer.failing else 204
                 headers = {k.lower(): v for k, v in self.headers.items()}
@@ -88,19 +88,33 @@ class Receiver:
         """The deliveries answered 2xx (to ``path`` only, when given), in arrival order."""
         return [d for d in self.snapshot() if d.status < 300 and (path is None or d.path == path)]
 
-    def wait_for(self, ready: Callable[[list[Delivery]], bool], timeout: float) -> list[Delivery]:
-        """Blocks until ``ready(deliveries)`` holds (woken by each delivery); AssertionError after
-        ``timeout`` seconds."""
+    def wait_for(
+        self, ready: Callable[[list[Delivery]], bool], timeout: float, every: float = 0.05
+    ) -> list[Delivery]:
+        """Blocks until ``ready(deliveries)`` holds, looked at again when deliveries came in, at most
+        once per ``every`` seconds; AssertionError after ``timeout`` seconds.
+
+        ``ready`` runs on a copy, without the lock, so that a handler never waits for it; and not
+        after each of thousands of deliveries, so that it does not hold the GIL from the receiver's
+        threads (the deliveries that come meanwhile are looked at together)."""
         deadline = time.monotonic() + timeout
-        with self.changed:
-            while not ready(list(self.deliveries)):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(
-                        f"not delivered within {timeout} s: {len(self.deliveries)} deliveries"
-                    )
-                self.changed.wait(left)
-            return list(self.deliveries)
+        while True:
+            looked = time.monotonic()
+            with self.changed:
+                seen = list(self.deliveries)
+            if ready(seen):
+                return seen
+            with self.changed:
+                while len(self.deliveries) == len(seen) or time.monotonic() < looked + every:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise AssertionError(
+                            f"not delivered within {timeout} s: {len(self.deliveries)} deliveries"
+                        )
+                    if len(self.deliveries) == len(seen):
+                        self.changed.wait(left)
+                    else:  # come in: looked at once ``every`` has passed since the last look
+                        self.changed.wait(min(left, looked + every - time.monotonic()))
 
     def ids(self, path: str) -> list[str]:
         return [d.id for d in self.accepted(path)]

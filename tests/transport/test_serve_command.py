@@ -20,12 +20,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 pytestmark = pytest.mark.transport
 
 
-def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], int, int]:
+def start(
+    args: list[str], env: dict[str, str], stderr: int = subprocess.DEVNULL
+) -> tuple[subprocess.Popen[str], int, int]:
+    """``lawspeaker serve *args`` and its ports; its log (stderr) is dropped unless ``stderr`` says
+    where (``subprocess.STDOUT``: read with stdout, after the ports' line)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "lawspeaker", "serve", *args],
         env={**os.environ, **env},
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
     )
     assert proc.stdout is not None

@@ -19,14 +19,22 @@ UNAVAILABLE ``SESSION_STORE_UNAVAILABLE``, never as INTERNAL, and:
 * ``outcome_unknown``: a write the call carried may have been applied, in whole or in part (a Lua
   script that fails half-way is not rolled back; a reply that cannot be read came after the
   command ran), so the answer must not say that nothing was written.
+
+One more kind is the client's own: an exception of another class (KeyError, AttributeError...)
+raised *inside redis-py's code* (:func:`raised_in_client`), such as its cluster client's slot cache
+read while a failover rebuilds it (a CI run answered one ListSessionMoves and one CreateWatchTicket
+500 INTERNAL that way, during primaries' SIGKILLs). It is the store failing, not the service: it is
+answered UNAVAILABLE too, logged once with its traceback, and its outcome is unknown.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 
 import hiredis
+import redis
 from redis import exceptions
 
 from lawspeaker.sessions.resp import ReplyError, is_transient
@@ -99,6 +107,7 @@ class Failure:
     demoted: bool
     writes_refused: bool
     outcome_unknown: bool
+    in_client: bool = False  # an exception of redis-py's own code (:func:`raised_in_client`)
 
 
 def closed_transport(err: BaseException) -> bool:
@@ -112,11 +121,27 @@ def reply_code(err: BaseException) -> str:
     return first if first.isalpha() and first.isupper() else ""
 
 
+_CLIENT_DIR = os.path.dirname(os.path.abspath(redis.__file__)) + os.sep
+
+
+def raised_in_client(err: BaseException) -> bool:
+    """Whether ``err`` was raised by redis-py's own code: the innermost frame of its traceback is in
+    the ``redis`` package (not in a callback of the service that redis-py called)."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(_CLIENT_DIR)
+
+
 def classify(err: BaseException) -> Failure | None:
     """What ``err`` means, None when it is not a failure of Redis or its transport (a bug of the
     service, or a LawspeakerError the call raised itself)."""
     closed = closed_transport(err)
     if not closed and not isinstance(err, REDIS_ERRORS + TRANSPORT_ERRORS):
+        if isinstance(err, Exception) and raised_in_client(err):  # redis-py's own bug
+            return Failure(f"redis-py {type(err).__name__}", False, False, False, True, in_client=True)
         return None
     is_reply = isinstance(err, (ReplyError, exceptions.ResponseError))
     code = reply_code(err) if is_reply else ""

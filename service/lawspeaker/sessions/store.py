@@ -1637,10 +1637,10 @@ class RedisStore:
             # A cluster client that followed MOVED, ASK or TRYAGAIN as often as it may (a slot
             # moving, a node failing over) or finds a slot unserved: not now, and nothing was
             # written. The slot map is learnt again (``cluster.SlotMap``: from the URL's seeds
-            # too, should redis-py have lost every node it knew).
-            if self.slots is not None and isinstance(
-                err, (exceptions.ClusterError, exceptions.RedisClusterException)
-            ):
+            # too, should redis-py have lost every node it knew); after an exception of redis-py's
+            # own code too (its slot cache read while being rebuilt, ``failures``).
+            cluster_error = isinstance(err, (exceptions.ClusterError, exceptions.RedisClusterException))
+            if self.slots is not None and (failure.in_client or cluster_error):
                 self.slots.refresh_soon()
             await self._failed(operation, failure, err)
             raise unavailable(f"Redis: {failure.code}", failure.outcome_unknown) from None
@@ -1667,6 +1667,7 @@ class RedisStore:
                     type(err).__name__,
                     str(err)[:300] or "(no text)",
                     explained,
+                    exc_info=err if failure.in_client else None,  # where in redis-py
                 )
         if failure.demoted:
             await self._reconnect(failure.code)
