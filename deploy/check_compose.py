@@ -35,6 +35,7 @@ RUN_TIME_ONLY = frozenset(
         "LAWSPEAKER_TLS_CERT",
         "LAWSPEAKER_TLS_KEY",
         "LAWSPEAKER_TLS_CLIENT_CA",
+        "LAWSPEAKER_WEBHOOK_SECRET",
     }
 )
 COMPOSE_KEYS = frozenset({"name", "services", "volumes", "networks", "configs", "secrets"})

@@ -1,7 +1,8 @@
 """The phone figures tests/web/test_phone.py measures (the smallest board text and tap area, by
-game and screen), written to ``artifacts/phone-figures.json`` on every run and, when asked
-(``LAWSPEAKER_WRITE_FIGURES=1``), into docs/benchmarks.md's section "The web app on a phone",
-between its markers. Figures are recorded, never asserted on as timings."""
+game and screen, and how long another seat's screen takes to show a move), written to
+``artifacts/phone-figures.json`` on every run and, when asked (``LAWSPEAKER_WRITE_FIGURES=1``), into
+docs/benchmarks.md's section "The web app on a phone", between its markers. Figures are recorded,
+never asserted on as timings."""
 
 from __future__ import annotations
 
@@ -18,10 +19,22 @@ BEGIN, END = "<!-- phone-figures:begin -->", "<!-- phone-figures:end -->"
 
 def table(found: dict[str, dict[str, float]]) -> str:
     """The figures as a Markdown table, by game and screen."""
-    rows = ["| game, screen | smallest board text | smallest tap area |", "|---|---:|---:|"]
+    rows = [
+        "| game, screen | smallest board text | smallest tap area "
+        "| another screen shows a move: median, worst |",
+        "|---|---:|---:|---:|",
+    ]
+
+    def px(f: dict[str, float], k: str) -> str:
+        return f"{f[k]:.1f} px" if k in f else "-"
+
     for key in sorted(found):
         f = found[key]
-        rows.append(f"| {key} | {f['text']:.1f} px | {f['target']:.1f} px |")
+        delay = "-"
+        if "delay_median_ms" in f:
+            delay = f"{f['delay_median_ms']:.0f} ms, {f['delay_worst_ms']:.0f} ms"
+            delay += f" ({f['delay_moves']:.0f} screens' moves)"
+        rows.append(f"| {key} | {px(f, 'text')} | {px(f, 'target')} | {delay} |")
     return "\n".join(rows)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from . import figures
-from .conftest import Server
+from .conftest import SCREENSHOTS, Server
 from .test_play import Seat, _context
 
 pytestmark = pytest.mark.transport
@@ -212,25 +212,42 @@ def _write_figures() -> Any:
         figures.write(FIGURES, into_docs=os.environ.get("LAWSPEAKER_WRITE_FIGURES") == "1")
 
 
+# random moves played (after the setup's draws) before the mid-game's taps: Penki's random play
+# ends in a row of five within 30 moves or so, so fewer there
+MID_GAME_PLIES = {"penki": 4}
+
+
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("stage", ["opening", "mid-game"])
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
 @pytest.mark.parametrize("game", GAMES)
 def test_every_tap_on_a_board_target_gets_an_answer(
-    server: Server, browser: Any, game: str, size: dict[str, int]
+    server: Server, browser: Any, game: str, size: dict[str, int], stage: str
 ) -> None:
-    """A hot-seat game at 360x740 and 390x844, 10 plies by finger taps at the middle of a
-    highlighted target: each tap plays a move, or offers the moves that start there (the page says
+    """A hot-seat game at 360x740 and 390x844, from its opening or mid-game (the setup drawn with
+    "Draw on", then MID_GAME_PLIES random moves, 24 unless it says), 10 plies by finger taps at the
+    middle of a highlighted target: each tap plays a move, or offers the moves that start there (the page says
     so), never nothing. Before each tap, every board text is at least 12 px on screen and every
     target's tap area 44 px both ways (the board is drawn wider than the screen where it must be,
     and a small target with room around it gets an invisible hit area), and no hit area overlaps
     another target or hit area. A label or a badge drawn over a target passes the tap on (Pax
-    Penning's stone chips over Sigtuna, issue 39). About 3 s a game and size."""
-    rng = random.Random(game)
+    Penning's stone chips over Sigtuna, issue 39). About 3 s a game, size and stage (the mid-game's
+    moves 2-4 s more); its screenshot is what a player sees mid-play."""
+    rng = random.Random(f"{game}-{stage}")
     context = _phone(browser, size)
     smallest = {"text": float("inf"), "target": float("inf")}
     try:
         seat = Seat(context.new_page())
         seat.start(server.base_url, game, local=True)
+        if stage == "mid-game":
+            played = 0
+            while played < MID_GAME_PLIES.get(game, 24) and seat.status() != "over":
+                if seat.page.locator("#draw-on").count():
+                    seat.page.click("#draw-on")
+                    seat.idle()
+                    continue
+                _tap_move(seat, rng)
+                played += 1
         tapped = 0
         for ply in range(40):
             if seat.status() == "over" or tapped == 10:
@@ -254,9 +271,18 @@ def test_every_tap_on_a_board_target_gets_an_answer(
             if seat.log_length() == before:  # a choice: the page said so, and the moves are listed
                 assert "moves start there" in _notice(seat), f"ply {ply} ({key})"
                 _tap_move(seat, rng)
-        assert tapped == 10, f"only {tapped} taps on targets in {game}"
+        over = seat.status() == "over"  # a mid-game may end before its 10 taps (Penki's random play)
+        assert tapped == 10 or (stage == "mid-game" and over and tapped > 0), (
+            f"only {tapped} taps on targets in {game}: {seat.page.inner_text('#status')}"
+        )
         assert seat.errors == []
-        FIGURES[f"{game} {size['width']}x{size['height']}"] = smallest
+        # what the player sees, the page's top (artifacts/screenshots; docs/web.md shows the mid-game's)
+        seat.page.evaluate("() => window.scrollTo(0, 0)")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        seat.page.screenshot(path=str(SCREENSHOTS / f"{game}-{stage}-{size['width']}x{size['height']}.png"))
+        found = FIGURES.setdefault(f"{game} {size['width']}x{size['height']}", {})
+        for k, v in smallest.items():
+            found[k] = min(found.get(k, v), v)
     finally:
         context.close()
 
@@ -379,3 +405,119 @@ def test_one_tap_draws_on_until_a_player_chooses(server: Server, browser: Any, g
         assert seat.errors == []
     finally:
         context.close()
+
+
+# A ship of the fleet to move that no legal move names, on the board (not waiting, not in Valhalla),
+# whose middle is no target: [x, y] of that middle, or null. The fleet to move is the one whose
+# ships the legal moves name.
+_STUCK_SHIP = """() => {
+  const named = [...document.querySelectorAll('#board [data-target^="ship:"].target')];
+  if (!named.length) return null;
+  const fleet = named[0].dataset.target.split(':')[1];
+  for (const ship of document.querySelectorAll(`#board [data-target^="ship:${fleet}:"]:not(.target)`)) {
+    const r = ship.getBoundingClientRect();
+    const x = r.x + r.width / 2, y = r.y + r.height / 2;
+    const under = document.elementFromPoint(x, y);
+    const space = under?.closest('[data-target^="space:"]');
+    if (!space || under.closest('.target, .hit')) continue;
+    if (Number(space.dataset.target.split(':')[1]) >= 36) continue;
+    return [x, y];
+  }
+  return null;
+}"""
+
+
+@pytest.mark.timeout(180)
+def test_a_tap_on_a_ship_that_cannot_move_says_why_in_the_rules_words(server: Server, browser: Any) -> None:
+    """Valhalla hot seat at 360x740: moves are played (seeded, at random) until the player to move
+    has a ship on the board that no legal move names; a tap on it answers with the server's own
+    refusal of that ship's move by the points cast (ValidateMove's words), not only "no move starts
+    there". Up to 200 moves are played to find one (a few seconds)."""
+    context = _phone(browser, PHONES[0])
+    rng = random.Random(39)
+    try:
+        seat = Seat(context.new_page())
+        seat.start(server.base_url, "valhalla", local=True)
+        at = None
+        for _ in range(200):
+            at = seat.page.evaluate(_STUCK_SHIP)
+            if at:
+                break
+            _tap_move(seat, rng)
+        assert at, "no ship of the mover stood still in 200 moves"
+        seat.page.evaluate("() => window.scrollTo(0, 0)")
+        at = seat.page.evaluate(_STUCK_SHIP)
+        assert at
+        seat.page.touchscreen.tap(at[0], at[1])
+        seat.page.wait_for_function(
+            "() => { const t = document.querySelector('#refusal')?.textContent ?? '';"
+            " return t !== '' && !t.includes('no move of yours starts there'); }",
+            timeout=15_000,
+        )
+        said = _notice(seat)
+        assert " ship " in said and ("cannot" in said or "may not" in said), said
+        assert "highlighted places" in said, said  # and where the moves are
+        assert seat.errors == []
+    finally:
+        context.close()
+
+
+# Resolves window.__shown with Date.now() once the page's move log holds ``n`` entries (watched by a
+# MutationObserver, so the time is when the page drew it, not when the test looked).
+_LOG_REACHES = """n => { window.__shown = new Promise(done => {
+  const reached = () => document.querySelectorAll('#log li').length >= n;
+  if (reached()) { done(Date.now()); return; }
+  new MutationObserver((_, watch) => {
+    if (reached()) { watch.disconnect(); done(Date.now()); }
+  }).observe(document.getElementById('log'), { childList: true, subtree: true });
+}); }"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("game", GAMES)
+def test_another_seat_s_screen_shows_each_move(server: Server, browser: Any, game: str) -> None:
+    """A session on one phone per seat (390x844, a browser context each, as different people; the
+    game's default number of players): 12 moves tapped by whichever seat is to act, each shown in
+    every other seat's move log. The delay from the move's answer on the mover's screen to each
+    other screen drawing it (the pages' clocks are this machine's) is recorded for
+    docs/benchmarks.md, never asserted on. About 5 s a game."""
+    rng = random.Random(f"delay-{game}")
+    contexts = [_phone(browser, PHONES[1])]
+    delays: list[float] = []
+    try:
+        first = Seat(contexts[0].new_page())
+        first.start(server.base_url, game, local=False)
+        seats = [first]
+        links = first.page.locator("[id^='seat-link-']")
+        for n in range(links.count()):
+            contexts.append(_phone(browser, PHONES[1]))
+            seats.append(Seat(contexts[-1].new_page()))
+            seats[-1].open(links.nth(n).input_value())
+        idle = moves = 0
+        while moves < 12 and first.status() != "over":
+            movers = [s for s in seats if s.page.locator("button.move").count() > 0]
+            if not movers:  # between moves: a page still drawing the last one (no event spans pages)
+                idle += 1
+                assert idle < 200, [s.page.inner_text("#status") for s in seats]
+                seats[idle % len(seats)].page.wait_for_timeout(50)
+                continue
+            idle = 0
+            mover = movers[0]
+            before = mover.log_length()
+            for seat in seats:
+                seat.page.evaluate(_LOG_REACHES, before + 1)
+            _tap_move(mover, rng)
+            moves += 1
+            answered = float(mover.page.evaluate("() => window.__shown"))
+            for seat in seats:
+                if seat is not mover:  # waits: the move must show there
+                    delays.append(float(seat.page.evaluate("() => window.__shown")) - answered)
+        assert moves == 12, f"only {moves} moves in {game}"
+        assert all(seat.errors == [] for seat in seats)
+        delays.sort()
+        FIGURES.setdefault(f"{game} 390x844", {}).update(
+            delay_median_ms=delays[len(delays) // 2], delay_worst_ms=delays[-1], delay_moves=len(delays)
+        )
+    finally:
+        for context in contexts:
+            context.close()

@@ -354,6 +354,23 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     return `${what}. Your ${v.moves.length === 1 ? "move is" : `${v.moves.length} moves are`} on the highlighted places and in the list of moves.`;
   };
 
+  /** The move a tap on `key` most likely means (the game's `attempt`), as the table sends moves. */
+  let attempted: (key: string) => Move | undefined = () => undefined;
+
+  /** Asks the server why `move` is not legal and puts its words in place of `said`, unless the
+   * page moved on meanwhile (another view, or another answer shown). */
+  const explain = async (move: Move, said: string, v: View): Promise<void> => {
+    let why: Refusal | undefined;
+    try {
+      why = await table.check(move);
+    } catch {
+      return; // the first answer stands
+    }
+    if (!why || current !== v || refusal.textContent !== said) return;
+    showNotice(`${why.message} ${said.split(". ").slice(1).join(". ")}`.trim());
+    refusal.dataset.rule = why.reason;
+  };
+
   const act = async (work: () => Promise<View | undefined>): Promise<void> => {
     if (busy) return;
     busy = true;
@@ -587,6 +604,12 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     board.setAttribute("class", "board-svg");
     if (!board.getAttribute("role")) board.setAttribute("role", "group");
     if (!board.getAttribute("aria-label")) board.setAttribute("aria-label", `${info.title} board`);
+    attempted = (key) => {
+      const meant = key && ui.attempt ? ui.attempt(key, ctx) : undefined;
+      const like = v.moves[0];
+      if (meant === undefined || !like) return undefined;
+      return { ...like, game: { case: like.game.case, value: meant } } as Move; // the same game's move
+    };
     const picking = new Map<Element, () => void>(); // each target's pick, for a tap beside it
     for (const el of board.querySelectorAll<SVGElement>("[data-target]")) {
       const picks = targets.get(el.dataset.target ?? "");
@@ -636,9 +659,14 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
         picking.get(hit)?.();
         return;
       }
-      const named = at.closest("[data-target]");
+      const named = at.closest<SVGElement>("[data-target]");
       const tapped = named?.querySelector(":scope > title")?.textContent?.trim() ?? "";
-      showNotice(whyNot(v, tapped));
+      const said = whyNot(v, tapped);
+      showNotice(said);
+      // The move the tap most likely means, checked by the server: its refusal says why not in the
+      // rules' words ("Dark ship 3 cannot move: ..."). Only when it is the viewer's turn to choose.
+      const meant = named && v.moves.length > 0 && !v.chance ? attempted(named.dataset.target ?? "") : undefined;
+      if (meant) void explain(meant, said, v);
     });
     boardBox.replaceChildren(board);
     drawn = { board, picking };

@@ -345,18 +345,20 @@ function calendarSection(ctx: Ctx, d: Data): [SVGGElement, number] {
   );
   g.append(dice);
   const card = currentCard(d, s);
-  const cardBg = svg("rect", { x: 214, y: 40, width: W - 220, height: 112, rx: 10, fill: card ? "#fffaf0" : "#ffffff", stroke: "#8a6d3b", "stroke-width": 2, "stroke-dasharray": card ? "none" : "6 4" });
+  // The card's whole text, its box as tall as the text needs (never cut off).
   const lines = card ? wrap(card.text, 48) : ["No Calendar Card revealed yet"];
+  const cardH = Math.max(112, 66 + lines.length * 22);
+  const cardBg = svg("rect", { x: 214, y: 40, width: W - 220, height: cardH, rx: 10, fill: card ? "#fffaf0" : "#ffffff", stroke: "#8a6d3b", "stroke-width": 2, "stroke-dasharray": card ? "none" : "6 4" });
   const cardG = target(
     "calendar",
     card ? `Calendar Card: ${card.name}. ${card.text}` : "Reveal the next Calendar Card",
     cardBg,
     text(226, 68, card ? card.name : "Calendar Card", 22, { "font-weight": 700 }),
     text(W - 14, 68, `${s.calendar.length} left`, 17, { "text-anchor": "end", fill: "#5b4a2a" }),
-    ...lines.slice(0, 3).map((l, i) => text(226, 94 + i * 22, l, 20)),
+    ...lines.map((l, i) => text(226, 94 + i * 22, l, 20)),
   );
   g.append(cardG);
-  return [g, 160];
+  return [g, 40 + cardH + 8];
 }
 
 function marketSection(ctx: Ctx, d: Data): [SVGGElement, number] {
@@ -403,6 +405,18 @@ function outlawSection(ctx: Ctx, d: Data): [SVGGElement, number] {
     g.append(target(`outlaw:${i}`, `Buy ${r.name} from the Outlaw Trader`, bg, token(d, i, x + cw / 2 - 18, 41, 36)));
   });
   return [g, 92];
+}
+
+/** The height (before scaling by `k`) a building card's rows need, as `buildingCard` lays them out,
+ * with room for the owner's badge or "always open" under them. */
+function cardContent(bd: Data["buildings"][number]): number {
+  let line = 34;
+  if (bd.craftIn.length) line += 28;
+  else if (bd.sells) line += 26 + 28;
+  if (bd.owned) line += 28; // its price, while it is not built
+  if (bd.payment.length) line += 28;
+  if (bd.mjod) line += 30;
+  return line + 30;
 }
 
 /** One building's card; `k` scales its contents (roomy cards on wide screens, compact on phones). */
@@ -463,7 +477,8 @@ function buildingsSection(ctx: Ctx, d: Data, perRow: number): [SVGGElement, numb
     const w = W / cols;
     // Contents grow with the card's width, up to a third larger.
     const k = Math.min(1.35, Math.max(1, w / 135));
-    const cardH = 144 * k;
+    // As tall as the fullest card of the board needs (Mjödhallen's token row included), at least 144.
+    const cardH = Math.max(144, ...list.map((b) => cardContent(d.buildings[b]))) * k;
     g.append(text(10, y + 24, name, 24, { "font-weight": 700 }));
     y += 32;
     list.forEach((b, i) => {
@@ -492,14 +507,18 @@ function choiceSection(ctx: Ctx, d: Data): [SVGGElement, number] {
   }
   if (s.phase === BirkaPhase.TINGET_KEEP) {
     g.append(text(10, 24, "Tinget: keep one of the two cards drawn", 20, { "font-weight": 700 }));
+    // One card a row, the board's width: its whole text in its box (never cut off).
+    let y = 34;
     s.drawn.forEach((c, i) => {
-      const x = 10 + i * 395;
       const card = c >= 0 && maySee(ctx, s.actor) ? d.runestones[c] : undefined;
-      const bg = svg("rect", { x, y: 34, width: 385, height: 80, rx: 10, fill: "#f1efe8", stroke: "#6d6a5e" });
+      const lines = card ? wrap(card.text, 64) : [];
+      const hgt = 44 + lines.length * 22;
+      const bg = svg("rect", { x: 10, y, width: W - 20, height: hgt, rx: 10, fill: "#f1efe8", stroke: "#6d6a5e" });
       const label = card ? `${card.name} (${card.points} points)` : `Card ${i + 1} (hidden)`;
-      g.append(target(`keep:${i}`, `Keep ${label}`, bg, text(x + 10, 60, label, 19, { "font-weight": 700 }), ...(card ? wrap(card.text, 36).slice(0, 2).map((l, k) => text(x + 10, 84 + k * 22, l, 17)) : [])));
+      g.append(target(`keep:${i}`, `Keep ${label}`, bg, text(20, y + 28, label, 19, { "font-weight": 700 }), ...lines.map((l, k) => text(20, y + 52 + k * 22, l, 17))));
+      y += hgt + 8;
     });
-    return [g, 122];
+    return [g, y + 4];
   }
   return [g, 0];
 }
@@ -859,6 +878,18 @@ function panel(ctx: Ctx): HTMLElement {
   });
   root.append(
     h("table", { class: "birka-table", "aria-label": "Standing (Stones: Runestone Cards held, completed ✓ where you may see them)" }, h("thead", {}, h("tr", {}, ...head.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, ...rows)),
+  );
+  // What the tokens' two letters stand for (squares Raw, circles Crafted), as on the board.
+  root.append(
+    h(
+      "ul",
+      { class: "birka-legend", "aria-label": "The resources on the tokens" },
+      ...d.res.map((r, i) => {
+        const fill = resColour(d, i);
+        // the token's colour and shape beside its letters (the letters in the page's ink: readable on any colour)
+        return h("li", {}, h("span", { class: `birka-swatch ${r.raw ? "birka-raw" : "birka-crafted"}`, style: `background:${fill}`, "aria-hidden": "true" }), h("b", {}, r.abbr), ` ${r.name}`);
+      }),
+    ),
   );
   // The last throw.
   const face = (v: number): string => `${v} (${d.res[d.dieFaces[v - 1]]?.name ?? "?"})`;

@@ -733,7 +733,7 @@ function panel(ctx: Ctx): HTMLElement {
   if (s.winner >= 0) {
     root.append(h("p", { class: "pax_viking_junior-won" }, `${ctx.seatNames[s.winner]} fulfilled the victory card ${m.cards[s.wonCard]?.name ?? ""}.`));
   }
-  root.append(playersTable(m, ctx));
+  root.append(playersTable(m, ctx), animalLegend(m));
   const me = ctx.seat;
   if (s.cards.length) {
     const list = h("ul", { class: "pax_viking_junior-cards" });
@@ -755,6 +755,18 @@ function panel(ctx: Ctx): HTMLElement {
   if (mine && mine.board >= 0) fact("Your ability", m.boards[mine.board]?.ability ?? "");
   root.append(facts);
   return root;
+}
+
+/** What the two letters on the map's tiles stand for, in their colours (no room on a tile for a name). */
+function animalLegend(m: Model): HTMLElement {
+  return h(
+    "ul",
+    { class: "pax_viking_junior-legend", "aria-label": "The animals on the tiles" },
+    ...m.animals.map((a) => {
+      const l = look(a.id);
+      return h("li", {}, h("span", { class: "pax_viking_junior-code", style: `background:${l.fill};color:${l.ink}` }, l.code), ` ${a.name}`);
+    }),
+  );
 }
 
 /** Two rows per player: name and cat board, Silfr, Scrolls, Cats left; then the animals they are Friends with. */

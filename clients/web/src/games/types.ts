@@ -47,6 +47,13 @@ export interface GameUI<S, M> {
    * only one does.
    */
   targets(move: M, ctx: BoardContext<S, M>): string[];
+  /**
+   * Optional: the move a player most likely means by tapping the board element `key` when no
+   * legal move names it (Valhalla: an own ship, moved by the sticks' score), or undefined. The
+   * shell asks the server to validate it and shows the server's refusal, so that the page says
+   * why that piece cannot move in the rules' own words. Never played: only checked.
+   */
+  attempt?(key: string, ctx: BoardContext<S, M>): object | undefined;
   /** The move in words a player understands, e.g. "Light ship 3: 12 → 15" or "Pass". */
   describe(move: M, ctx: BoardContext<S, M>): string;
   /**

@@ -6,11 +6,12 @@
  * waiting to enter sit above it. Valhalla has no hidden information: every seat sees the whole
  * state, so `ctx.seat` only marks "you" in the panel.
  */
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import type { ValhallaMove, ValhallaShip, ValhallaState, ValhallaSticks } from "@lawspeaker/client";
 import {
   ValhallaColour,
   ValhallaHagalaz,
+  ValhallaMoveSchema,
   ValhallaPhase,
   ValhallaScoring,
   ValhallaStart,
@@ -767,6 +768,29 @@ function targets(move: ValhallaMove, ctx: Ctx): string[] {
   return [];
 }
 
+/**
+ * The move a tap on an own ship (or the space it stands on) means when no legal move names it:
+ * that ship moved by the points to play. The shell has the server check it, whose refusal says
+ * why the ship cannot move (a blockade, a ship under repair, a space it may not land on...).
+ */
+function attempt(key: string, ctx: Ctx): ValhallaMove | undefined {
+  const state = ctx.state;
+  if (state.points <= 0) return undefined;
+  const fleet = moverFleet(state);
+  const [kind, a, b] = key.split(":");
+  const ship =
+    kind === "ship" && a === fleet
+      ? shipOf(state, fleet, Number(b))
+      : kind === "space"
+        ? shipOn(state, Number(a))
+        : undefined;
+  if (!ship || fleetOf(ship) !== fleet) return undefined;
+  const gate = readBoard(ctx.data).gate;
+  if (ship.position >= gate) return undefined; // in Valhalla already: no move is meant
+  const to = Math.min(ship.position + state.points, gate);
+  return create(ValhallaMoveSchema, { action: { case: "moveShip", value: { ship: ship.number, to } } });
+}
+
 function describe(move: ValhallaMove, ctx: Ctx): string {
   const action = move.action;
   if (action.case === "cast") {
@@ -920,4 +944,4 @@ function seatNames(players: number, _data: JsonObject): string[] {
   return Array.from({ length: players }, (_, i) => `Player ${i + 1}`);
 }
 
-export const ui: GameUI<ValhallaState, ValhallaMove> = { seatNames, board, targets, describe, panel };
+export const ui: GameUI<ValhallaState, ValhallaMove> = { seatNames, board, targets, attempt, describe, panel };
