@@ -24,7 +24,7 @@ from lawspeaker.games.core import ErrorCode, LawspeakerError
 from lawspeaker.sessions.cluster import REFRESH_EVERY, NodeConnections, is_cluster_url, node_url, seeds
 from lawspeaker.sessions.resp import Multiplexed, ReplyError
 from lawspeaker.sessions.service import SessionApi
-from lawspeaker.sessions.store import RedisStore
+from lawspeaker.sessions.store import RedisStore, SessionKey
 from lawspeaker.v1 import session_service_pb2 as spb
 
 from .cluster import LocalCluster
@@ -324,3 +324,27 @@ def test_the_slot_map_is_learnt_again_once_for_the_calls_that_fail_together(
             await store.close()
 
     asyncio.run(main())
+
+
+def test_a_new_cluster_stores_first_concurrent_calls_all_answer(
+    redis_cluster: LocalCluster, redis_prefix: str
+) -> None:
+    """A store's first calls on a cluster, 60 at once (a replica starting under load): each answers.
+    redis-py's cluster client, on its first use, let a command look up its COMMAND table while the
+    table was still being fetched (AttributeError 'AsyncCommandsParser' object has no attribute
+    'node', seen in CI); the store initializes the client once before any command."""
+
+    async def body() -> None:
+        store = RedisStore(redis_cluster.url, prefix=redis_prefix, timeout=2)
+        try:
+            keys = [SessionKey(f"valhalla.{n:04d}", "test") for n in range(20)]
+            calls: list[Awaitable[object]] = []
+            for key in keys:
+                calls += [store.read_log(key, 0, 5), store.take_ticket(key, b"t" * 32), store.load(key)]
+            got = await asyncio.gather(*calls, return_exceptions=True)
+            failed = [g for g in got if isinstance(g, BaseException)]
+            assert failed == [], failed[:3]
+        finally:
+            await store.close()
+
+    asyncio.run(body())

@@ -1378,6 +1378,10 @@ class RedisStore:
             )
         self._stopping = False
         self._reconnected = -RECONNECT_SECONDS  # when ``_reconnect`` last dropped the connections
+        # A cluster client is initialized (its slot map, then the COMMAND table it routes by) before
+        # the first command: redis-py's own first use lets a concurrent command read the table while
+        # it is being fetched (AttributeError 'AsyncCommandsParser' object has no attribute 'node').
+        self._cluster_ready = not self.cluster
         self._logged: set[tuple[str, str]] = set()  # unexpected failures logged: (operation, code)
         self._writable: bool | None = None  # whether the last write (or probe) went through
         self._write_error = ""  # Redis's refusal of the last write, when it refused
@@ -1629,6 +1633,9 @@ class RedisStore:
         from redis import exceptions
 
         try:
+            if not self._cluster_ready:
+                await self.client.initialize()  # once; concurrent first calls wait on its lock
+                self._cluster_ready = True
             return await call()
         except Exception as err:
             failure = classify(err)
