@@ -474,15 +474,20 @@ _LOG_REACHES = """n => { window.__shown = new Promise(done => {
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
 @pytest.mark.parametrize("game", GAMES)
-def test_another_seat_s_screen_shows_each_move(server: Server, browser: Any, game: str) -> None:
-    """A session on one phone per seat (390x844, a browser context each, as different people; the
-    game's default number of players): 12 moves tapped by whichever seat is to act, each shown in
-    every other seat's move log. The delay from the move's answer on the mover's screen to each
-    other screen drawing it (the pages' clocks are this machine's) is recorded for
-    docs/benchmarks.md, never asserted on. About 5 s a game."""
+def test_another_seat_s_screen_shows_each_move(
+    server: Server, browser: Any, game: str, size: dict[str, int]
+) -> None:
+    """A session on one phone per seat (a browser context each, as different people; the game's
+    default number of players), at 360x740 and 390x844: 12 moves tapped by whichever seat is to
+    act, each shown in every other seat's move log, and no page moved by it: before each move every
+    page is scrolled (to the top, then to the board) and after it is drawn everywhere each is still
+    exactly there. The delay from the move's answer on the mover's screen to each other screen
+    drawing it (the pages' clocks are this machine's) is recorded for docs/benchmarks.md, never
+    asserted on. About 5 s a game and size."""
     rng = random.Random(f"delay-{game}")
-    contexts = [_phone(browser, PHONES[1])]
+    contexts = [_phone(browser, size)]
     delays: list[float] = []
     try:
         first = Seat(contexts[0].new_page())
@@ -490,7 +495,7 @@ def test_another_seat_s_screen_shows_each_move(server: Server, browser: Any, gam
         seats = [first]
         links = first.page.locator("[id^='seat-link-']")
         for n in range(links.count()):
-            contexts.append(_phone(browser, PHONES[1]))
+            contexts.append(_phone(browser, size))
             seats.append(Seat(contexts[-1].new_page()))
             seats[-1].open(links.nth(n).input_value())
         idle = moves = 0
@@ -504,18 +509,22 @@ def test_another_seat_s_screen_shows_each_move(server: Server, browser: Any, gam
             idle = 0
             mover = movers[0]
             before = mover.log_length()
+            at = {id(s): _scroll_to(s, 0 if moves % 2 == 0 else _board_middle(s)) for s in seats}
             for seat in seats:
                 seat.page.evaluate(_LOG_REACHES, before + 1)
-            _tap_move(mover, rng)
+            mover.page.evaluate(_TAP_MOVE, rng.randrange(mover.page.locator("button.move").count()))
             moves += 1
             answered = float(mover.page.evaluate("() => window.__shown"))
             for seat in seats:
                 if seat is not mover:  # waits: the move must show there
                     delays.append(float(seat.page.evaluate("() => window.__shown")) - answered)
+            for seat in seats:
+                seat.idle()
+                assert seat.page.evaluate(_SCROLL_Y) == at[id(seat)], f"move {moves}: a page moved by itself"
         assert moves == 12, f"only {moves} moves in {game}"
         assert all(seat.errors == [] for seat in seats)
         delays.sort()
-        FIGURES.setdefault(f"{game} 390x844", {}).update(
+        FIGURES.setdefault(f"{game} {size['width']}x{size['height']}", {}).update(
             delay_median_ms=delays[len(delays) // 2], delay_worst_ms=delays[-1], delay_moves=len(delays)
         )
     finally:
