@@ -120,7 +120,10 @@ def test_a_seat_that_never_moves_is_moved_by_the_bot_at_each_deadline_on_whichev
             deadline = view["seats"][0].get("deadline", "")
             if deadline and deadline not in seen:
                 seen[deadline] = view
-                if len(fired) == 8 and late_move is None:  # a move 100 ms after this deadline
+                # a move 100 ms after the first deadline seen once 7 have fired (">=": a poll that
+                # sees no deadline, on the bot's turn, fires the last one early, so the count at a
+                # first sight can step over any one number, as it did in CI)
+                if len(fired) >= 7 and late_move is None:
                     legal = client.post(f"/v1/sessions/{session}:legalMoves", json={}, headers=auth(token))
                     assert legal.json()["etag"] == view["etag"]
                     time.sleep(max(0.0, when(deadline) + 0.1 - time.time()))
@@ -152,7 +155,7 @@ def test_a_seat_that_never_moves_is_moved_by_the_bot_at_each_deadline_on_whichev
                     restarted_redis = True
             time.sleep(POLL)
 
-        assert killed_replica and restarted_redis and late_move is not None
+        assert killed_replica and restarted_redis and late_move is not None, (len(fired), late_move)
         assert len(fired) >= DEADLINES + 1, f"only {len(fired)} deadlines met: {fired}"
         log = moves(clients[alive[-1]], session)
         on_timeout = [m for m in log if m.get("onTimeout")]
