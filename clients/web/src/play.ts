@@ -351,8 +351,10 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
     if (v.moves.length === 0) return notYourTurn(v.seat, v.toAct, v.players);
     if (v.chance) return `First the draw: ${v.chance.description} (the button under Moves).`;
     const what = tapped ? `${tapped}: no move of yours starts there now` : "No move of yours starts there";
-    return `${what}. Your ${v.moves.length === 1 ? "move is" : `${v.moves.length} moves are`} on the highlighted places and in the list of moves.`;
+    return `${what}. ${whereMoves(v)}`;
   };
+  const whereMoves = (v: View): string =>
+    `Your ${v.moves.length === 1 ? "move is" : `${v.moves.length} moves are`} on the highlighted places and in the list of moves.`;
 
   /** The move a tap on `key` most likely means (the game's `attempt`), as the table sends moves. */
   let attempted: (key: string) => Move | undefined = () => undefined;
@@ -367,8 +369,7 @@ export async function play(root: HTMLElement, table: Table, signal: AbortSignal,
       return; // the first answer stands
     }
     if (!why || current !== v || refusal.textContent !== said) return;
-    showNotice(`${why.message} ${said.split(". ").slice(1).join(". ")}`.trim());
-    refusal.dataset.rule = why.reason;
+    showNotice(`${why.message} ${whereMoves(v)}`);
   };
 
   const act = async (work: () => Promise<View | undefined>): Promise<void> => {
